@@ -1,0 +1,77 @@
+//! Generates the typed `RuleId` from the rule data files under `rules/`, so a
+//! rule's id is written exactly once: in its own data file.
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    println!("cargo:rerun-if-changed={}", root.display());
+    let mut rules = Vec::new();
+    let mut families: Vec<_> = std::fs::read_dir(&root)
+        .expect("rules/ directory")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .collect();
+    families.sort_by_key(|e| e.file_name());
+    for fam in families {
+        println!("cargo:rerun-if-changed={}", fam.path().display());
+        for entry in std::fs::read_dir(fam.path()).expect("rule family dir") {
+            let path = entry.expect("dir entry").path();
+            if path.extension().and_then(|e| e.to_str()) != Some("md") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("rule file");
+            let id = front_matter_id(&text)
+                .unwrap_or_else(|| panic!("{}: front matter has no `id:`", path.display()));
+            let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+            assert_eq!(id, stem, "{}: id must equal the file stem", path.display());
+            let rel = path
+                .strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR")))
+                .unwrap();
+            rules.push((id, rel.to_string_lossy().replace('\\', "/")));
+        }
+    }
+    rules.sort();
+    for w in rules.windows(2) {
+        assert_ne!(w[0].0, w[1].0, "duplicate rule id {}", w[0].0);
+    }
+    let mut out = String::new();
+    out.push_str("/// A rule id, generated from the data files under `rules/`.\n");
+    out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]\n");
+    out.push_str("pub enum RuleId {\n");
+    for (id, _) in &rules {
+        writeln!(out, "    {id},").unwrap();
+    }
+    out.push_str("}\n\nimpl RuleId {\n    /// Every rule, in id order.\n    pub const ALL: &'static [RuleId] = &[\n");
+    for (id, _) in &rules {
+        writeln!(out, "        RuleId::{id},").unwrap();
+    }
+    out.push_str("    ];\n\n    /// The id as written in the data file.\n    pub const fn as_str(self) -> &'static str {\n        match self {\n");
+    for (id, _) in &rules {
+        writeln!(out, "            RuleId::{id} => \"{id}\",").unwrap();
+    }
+    out.push_str("        }\n    }\n\n    /// The rule's data file, relative to the repository root.\n    pub const fn doc_path(self) -> &'static str {\n        match self {\n");
+    for (id, rel) in &rules {
+        writeln!(out, "            RuleId::{id} => \"{rel}\",").unwrap();
+    }
+    out.push_str("        }\n    }\n\n    /// The rule's data file, embedded.\n    pub const fn doc_source(self) -> &'static str {\n        match self {\n");
+    for (id, rel) in &rules {
+        writeln!(
+            out,
+            "            RuleId::{id} => include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/{rel}\")),"
+        )
+        .unwrap();
+    }
+    out.push_str("        }\n    }\n}\n");
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("rule_ids.rs");
+    std::fs::write(dest, out).unwrap();
+}
+
+fn front_matter_id(text: &str) -> Option<String> {
+    let body = text.strip_prefix("---")?;
+    let end = body.find("\n---")?;
+    body[..end]
+        .lines()
+        .find_map(|l| l.strip_prefix("id:"))
+        .map(|v| v.trim().trim_matches('"').to_string())
+}

@@ -1,0 +1,190 @@
+//! The rule catalogue: metadata and docs of every rule, loaded from the data
+//! files under `rules/` that are embedded in the binary.
+use crate::finding::Severity;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+include!(concat!(env!("OUT_DIR"), "/rule_ids.rs"));
+
+impl std::fmt::Display for RuleId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for RuleId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl RuleId {
+    pub fn parse(s: &str) -> Option<RuleId> {
+        RuleId::ALL.iter().copied().find(|r| r.as_str() == s)
+    }
+    pub fn meta(self) -> &'static RuleMeta {
+        &catalog()[&self]
+    }
+    /// Where the rule's doc is published.
+    pub fn url(self) -> String {
+        format!("{DOCS_BASE}/{}", self.doc_path())
+    }
+}
+
+/// Base of the rule doc links in every output format.
+pub const DOCS_BASE: &str = "https://github.com/platcheck/platcheck/blob/main";
+
+/// The closed list of headings a rule doc may use, in this order.
+pub const DOC_HEADINGS: &[&str] = &[
+    "What it flags",
+    "Why it matters",
+    "Example",
+    "Use instead",
+    "Suppressing",
+    "References",
+];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrontMatter {
+    id: String,
+    name: String,
+    severity: String,
+    message: String,
+    #[serde(default)]
+    messages: BTreeMap<String, String>,
+    help: String,
+    input: String,
+    source: String,
+    #[serde(default)]
+    checklist: Option<String>,
+}
+
+/// A rule's metadata, from the front matter of its data file.
+#[derive(Debug)]
+pub struct RuleMeta {
+    pub id: RuleId,
+    pub name: String,
+    pub severity: Severity,
+    /// The default message template; `{name}` placeholders are filled by the rule.
+    pub message: String,
+    /// Alternative templates for rules that flag several distinct situations.
+    pub messages: BTreeMap<String, String>,
+    pub help: String,
+    pub input: String,
+    pub source: String,
+    pub checklist: Option<String>,
+    /// The Markdown body (the fixed headings).
+    pub body: String,
+}
+
+fn catalog() -> &'static BTreeMap<RuleId, RuleMeta> {
+    static CATALOG: OnceLock<BTreeMap<RuleId, RuleMeta>> = OnceLock::new();
+    CATALOG.get_or_init(|| {
+        RuleId::ALL
+            .iter()
+            .map(|&id| match parse_doc(id, id.doc_source()) {
+                Ok(meta) => (id, meta),
+                // The data files are embedded at build time and checked by
+                // tests/catalog.rs, so a bad one is a build defect.
+                Err(e) => panic!("rule data file {} is invalid: {e}", id.doc_path()),
+            })
+            .collect()
+    })
+}
+
+/// Parses one rule data file.
+pub fn parse_doc(id: RuleId, text: &str) -> Result<RuleMeta, String> {
+    let rest = text
+        .strip_prefix("---\n")
+        .ok_or("missing front matter opening `---`")?;
+    let end = rest
+        .find("\n---\n")
+        .ok_or("missing front matter closing `---`")?;
+    let fm: FrontMatter =
+        serde_saphyr::from_str(&rest[..end + 1]).map_err(|e| format!("front matter: {e}"))?;
+    if fm.id != id.as_str() {
+        return Err(format!("id {} does not match {}", fm.id, id));
+    }
+    let severity = Severity::parse(&fm.severity)
+        .ok_or_else(|| format!("severity `{}` is not error|warning|notice", fm.severity))?;
+    Ok(RuleMeta {
+        id,
+        name: fm.name,
+        severity,
+        message: fm.message,
+        messages: fm.messages,
+        help: fm.help,
+        input: fm.input,
+        source: fm.source,
+        checklist: fm.checklist,
+        body: rest[end + 5..].trim_start_matches('\n').to_string(),
+    })
+}
+
+/// Looks a rule up by id (`CL011`, case-insensitive) or name.
+pub fn lookup(key: &str) -> Option<RuleId> {
+    let upper = key.to_ascii_uppercase();
+    RuleId::parse(&upper).or_else(|| RuleId::ALL.iter().copied().find(|r| r.meta().name == key))
+}
+
+/// Fills `{name}` placeholders of a template. A placeholder without a value
+/// stays visible, so a missing argument shows in snapshots instead of hiding.
+pub fn render_template(template: &str, vars: &[(&str, String)]) -> String {
+    let mut out = String::with_capacity(template.len() + 32);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) if is_ident(&after[..close]) => {
+                let key = &after[..close];
+                match vars.iter().find(|(k, _)| *k == key) {
+                    Some((_, v)) => out.push_str(v),
+                    None => out.push_str(&rest[open..open + close + 2]),
+                }
+                rest = &after[close + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn is_ident(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Names of the placeholders a template uses.
+pub fn placeholders(template: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) if is_ident(&after[..close]) => {
+                out.push(&after[..close]);
+                rest = &after[close + 1..];
+            }
+            _ => rest = after,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn template_fills_and_keeps_unknown() {
+        let s = render_template("a {x} b {y} {not ident}", &[("x", "1".into())]);
+        assert_eq!(s, "a 1 b {y} {not ident}");
+        assert_eq!(placeholders("{a} and {b_c}"), vec!["a", "b_c"]);
+    }
+}

@@ -1,0 +1,102 @@
+//! Contracts: YAML documents with `apiVersion: platcheck/v1`, kept as
+//! positioned trees so every rule can point at the exact key or value.
+pub mod load;
+pub mod schema;
+pub mod units;
+pub mod yaml;
+
+use crate::catalog::RuleId;
+use crate::emit::Report;
+use crate::finding::ContractRef;
+use crate::source::Span;
+use yaml::Node;
+
+pub const API_VERSION: &str = "platcheck/v1";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    Cluster,
+    EventBoundary,
+}
+
+impl Kind {
+    pub fn parse(s: &str) -> Option<Kind> {
+        match s {
+            "Cluster" => Some(Kind::Cluster),
+            "EventBoundary" => Some(Kind::EventBoundary),
+            _ => None,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Cluster => "Cluster",
+            Kind::EventBoundary => "EventBoundary",
+        }
+    }
+    pub const ALL: [Kind; 2] = [Kind::Cluster, Kind::EventBoundary];
+}
+
+/// One contract document of the workspace.
+#[derive(Debug)]
+pub struct Contract {
+    /// Index into `Workspace::files`.
+    pub file: usize,
+    pub kind: Kind,
+    pub name: String,
+    pub root: Node,
+}
+
+impl Contract {
+    pub fn contract_ref(&self) -> ContractRef {
+        ContractRef {
+            kind: self.kind.as_str().to_string(),
+            name: self.name.clone(),
+        }
+    }
+
+    /// `spec` (an empty null node at the document start when absent).
+    pub fn spec(&self) -> Option<&Node> {
+        self.root.get("spec")
+    }
+
+    /// The node at `pointer`, if present.
+    pub fn get(&self, pointer: &str) -> Option<&Node> {
+        self.root.pointer(pointer)
+    }
+
+    /// A finding about the value at `pointer`. When the key is absent, the
+    /// finding points at the deepest mapping that exists (e.g. `ha:`, or
+    /// `spec:` when the whole block is absent), and the pointer still names
+    /// what is missing.
+    pub fn report(&self, rule: RuleId, pointer: &str) -> Report {
+        Report::new(rule, self.file, self.span_for(pointer))
+            .contract(self.contract_ref())
+            .pointer(pointer)
+    }
+
+    /// A finding at a node the rule already holds.
+    pub fn report_at(&self, rule: RuleId, node: &Node, pointer: &str) -> Report {
+        Report::new(rule, self.file, node.label())
+            .contract(self.contract_ref())
+            .pointer(pointer)
+    }
+
+    /// The span a finding about `pointer` should point at.
+    pub fn span_for(&self, pointer: &str) -> Span {
+        let mut p = pointer;
+        loop {
+            if let Some(node) = self.root.pointer(p) {
+                return node.label();
+            }
+            match p.rfind('/') {
+                Some(i) => p = &p[..i],
+                None => return self.root.label(),
+            }
+        }
+    }
+}
+
+/// The last segment of a pointer, for messages ("missing `rto`").
+pub fn leaf(pointer: &str) -> &str {
+    pointer.rsplit('/').next().unwrap_or(pointer)
+}

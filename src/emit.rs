@@ -1,0 +1,76 @@
+//! How rules report: a `Report` names the rule, the place and the values for
+//! the message template; the engine turns it into a `Finding` (renders the
+//! template from the rule's data file, computes line/column, applies
+//! severity overrides and suppressions).
+use crate::catalog::RuleId;
+use crate::finding::{ContractRef, SqlFacts};
+use crate::source::Span;
+
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub rule: RuleId,
+    /// Index into `Workspace::files`.
+    pub file: usize,
+    pub span: Span,
+    pub vars: Vec<(&'static str, String)>,
+    /// Which template of the rule to use (`messages.<variant>`), default `message`.
+    pub variant: Option<&'static str>,
+    pub contract: Option<ContractRef>,
+    pub pointer: Option<String>,
+    pub sql: Option<SqlFacts>,
+    /// Replaces the template-rendered help (rare: computed suggestions).
+    pub help: Option<String>,
+}
+
+impl Report {
+    pub fn new(rule: RuleId, file: usize, span: Span) -> Report {
+        Report {
+            rule,
+            file,
+            span,
+            vars: Vec::new(),
+            variant: None,
+            contract: None,
+            pointer: None,
+            sql: None,
+            help: None,
+        }
+    }
+    /// A value for the `{name}` placeholder of the message and help templates.
+    pub fn var(mut self, name: &'static str, value: impl ToString) -> Report {
+        self.vars.push((name, value.to_string()));
+        self
+    }
+    pub fn variant(mut self, variant: &'static str) -> Report {
+        self.variant = Some(variant);
+        self
+    }
+    pub fn contract(mut self, c: ContractRef) -> Report {
+        self.contract = Some(c);
+        self
+    }
+    pub fn pointer(mut self, p: impl Into<String>) -> Report {
+        self.pointer = Some(p.into());
+        self
+    }
+    pub fn sql(mut self, facts: SqlFacts) -> Report {
+        self.sql = Some(facts);
+        self
+    }
+    pub fn help(mut self, help: impl Into<String>) -> Report {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// Where rules put their reports.
+#[derive(Default, Debug)]
+pub struct Sink {
+    pub reports: Vec<Report>,
+}
+
+impl Sink {
+    pub fn push(&mut self, report: Report) {
+        self.reports.push(report);
+    }
+}

@@ -1,0 +1,88 @@
+//! Findings are plain data: what a rule saw, where, and what would satisfy it.
+use crate::catalog::RuleId;
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Notice,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Notice => "notice",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Severity> {
+        match s {
+            "notice" => Some(Severity::Notice),
+            "warning" => Some(Severity::Warning),
+            "error" => Some(Severity::Error),
+            _ => None,
+        }
+    }
+}
+
+/// Which contract a finding belongs to.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct ContractRef {
+    pub kind: String,
+    pub name: String,
+}
+
+/// One relation locked by a migration statement.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct LockFact {
+    pub relation: String,
+    pub mode: String,
+}
+
+/// Facts attached to findings about SQL statements (output.md).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct SqlFacts {
+    pub statement: StatementRef,
+    pub locks: Vec<LockFact>,
+    pub rewrite: bool,
+    pub scan: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct StatementRef {
+    pub index: usize,
+    pub kind: String,
+}
+
+/// A located finding. Line and column are 1-based; `start`/`end` are byte
+/// offsets into the file's text for renderers that want them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub rule: RuleId,
+    pub severity: Severity,
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+    #[serde(skip)]
+    pub start: usize,
+    #[serde(skip)]
+    pub end: usize,
+    pub message: String,
+    pub help: Option<String>,
+    pub contract: Option<ContractRef>,
+    pub pointer: Option<String>,
+    pub sql: Option<SqlFacts>,
+}
+
+impl Finding {
+    /// The order of output.md: file, line, column, rule (then message, so
+    /// that equal positions are still deterministic).
+    pub fn sort_key(&self) -> (&str, usize, usize, RuleId, &str) {
+        (&self.file, self.line, self.column, self.rule, &self.message)
+    }
+}

@@ -1,0 +1,24 @@
+//! platcheck: a linter and CI gate for data-platform contracts, event-driven
+//! boundaries, migration SQL and mirrored architecture docs.
+//!
+//! The library does all the work and returns plain data; the binary only
+//! parses arguments, prints, and picks the exit code.
+pub mod catalog;
+pub mod cli;
+pub mod contracts;
+pub mod discover;
+pub mod emit;
+pub mod engine;
+pub mod finding;
+pub mod init;
+pub mod output;
+pub mod registry;
+pub mod rules;
+pub mod settings;
+pub mod source;
+pub mod suppress;
+pub mod workspace;
+
+pub use catalog::RuleId;
+pub use engine::{Outcome, run};
+pub use finding::{Finding, Severity};

@@ -1,0 +1,44 @@
+//! The `platcheck` binary: parse arguments, call the library, print, and map
+//! the outcome to an exit code (0 clean, 1 findings at or above --fail-on,
+//! 2 usage, configuration or internal error).
+use clap::Parser;
+use platcheck::cli::{self, Cli, Output};
+use std::io::Write;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let cwd = match std::env::current_dir() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("platcheck: cannot read the working directory: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match cli::execute(cli, &cwd) {
+        Ok(Output::Text(text)) => {
+            print_out(&text);
+            ExitCode::SUCCESS
+        }
+        Ok(Output::Check { text, outcome }) => {
+            print_out(&text);
+            let fail_on = outcome.settings.fail_on;
+            if outcome.findings.iter().any(|f| fail_on.fails(f.severity)) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("platcheck: error: {}", e.0);
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn print_out(text: &str) {
+    let mut out = std::io::stdout().lock();
+    // A closed pipe (`platcheck | head`) is not an error worth reporting.
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}

@@ -1,0 +1,2 @@
+//! One folder per rule family, one file per rule.
+pub mod pc;

@@ -1,0 +1,337 @@
+//! Settings: `platcheck.yaml` (found by walking up from the checked
+//! directory), overridden by command-line flags.
+use crate::catalog::{self, RuleId};
+use crate::contracts::schema::{self, SchemaKind};
+use crate::contracts::units;
+use crate::contracts::yaml::{self, Node};
+use crate::emit::Report;
+use crate::finding::Severity;
+use crate::source::SourceFile;
+use jiff::civil::Date;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub const CONFIG_NAME: &str = "platcheck.yaml";
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FailOn {
+    Notice,
+    Warning,
+    Error,
+    Never,
+}
+
+impl FailOn {
+    pub fn parse(s: &str) -> Option<FailOn> {
+        match s {
+            "notice" => Some(FailOn::Notice),
+            "warning" => Some(FailOn::Warning),
+            "error" => Some(FailOn::Error),
+            "never" => Some(FailOn::Never),
+            _ => None,
+        }
+    }
+    pub fn fails(self, s: Severity) -> bool {
+        match self {
+            FailOn::Never => false,
+            FailOn::Error => s >= Severity::Error,
+            FailOn::Warning => s >= Severity::Warning,
+            FailOn::Notice => true,
+        }
+    }
+}
+
+/// Where "today" came from; every output says which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TodaySource {
+    Flag,
+    Config,
+    System,
+}
+
+impl TodaySource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TodaySource::Flag => "--today",
+            TodaySource::Config => "platcheck.yaml",
+            TodaySource::System => "system date, UTC",
+        }
+    }
+}
+
+/// What the command line can override.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub config: Option<PathBuf>,
+    pub today: Option<Date>,
+    pub fail_on: Option<FailOn>,
+}
+
+#[derive(Debug, Clone)]
+pub struct SqlSettings {
+    pub dialect: String,
+    pub version: String,
+    pub large_table_rows: u128,
+    pub assume_in_transaction: bool,
+}
+
+#[derive(Debug)]
+pub struct Settings {
+    /// The config file, when one was found.
+    pub config: Option<SourceFile>,
+    /// The parsed config document (for engines that read their own sections).
+    pub config_root: Option<Node>,
+    /// Include/exclude globs are relative to this directory.
+    pub root: PathBuf,
+    pub today: Date,
+    pub today_source: TodaySource,
+    pub fail_on: FailOn,
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+    pub max_file_size: u64,
+    pub sql: SqlSettings,
+    /// Severity overrides; `None` turns a rule off.
+    pub severities: BTreeMap<RuleId, Option<Severity>>,
+    /// Problems in the config file (PC003, PC008), against file index 0.
+    pub problems: Vec<Report>,
+}
+
+/// Errors that stop the run before any check (exit code 2).
+#[derive(Debug)]
+pub struct SettingsError(pub String);
+
+impl Settings {
+    /// Finds and loads the config. `start` is where the upward search begins.
+    pub fn load(start: &Path, cwd: &Path, ov: &Overrides) -> Result<Settings, SettingsError> {
+        let path = match &ov.config {
+            Some(p) => {
+                if !p.is_file() {
+                    return Err(SettingsError(format!(
+                        "--config {}: no such file",
+                        p.display()
+                    )));
+                }
+                Some(p.clone())
+            }
+            None => find_config(start),
+        };
+        let mut s = Settings::defaults(cwd.to_path_buf());
+        if let Some(path) = path {
+            let bytes = std::fs::read(&path)
+                .map_err(|e| SettingsError(format!("cannot read {}: {e}", path.display())))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|e| SettingsError(format!("{} is not UTF-8: {e}", path.display())))?;
+            let display = crate::discover::display_path(&path, cwd);
+            let src = SourceFile::new(display, &path, &text);
+            s.root = path.parent().map_or(cwd.to_path_buf(), Path::to_path_buf);
+            s.apply_file(&src);
+            s.config = Some(src);
+        }
+        if let Some(d) = ov.today {
+            s.today = d;
+            s.today_source = TodaySource::Flag;
+        }
+        if let Some(f) = ov.fail_on {
+            s.fail_on = f;
+        }
+        Ok(s)
+    }
+
+    pub fn defaults(root: PathBuf) -> Settings {
+        Settings {
+            config: None,
+            config_root: None,
+            root,
+            today: system_today(),
+            today_source: TodaySource::System,
+            fail_on: FailOn::Error,
+            include: Vec::new(),
+            exclude: Vec::new(),
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            sql: SqlSettings {
+                dialect: "postgresql".into(),
+                version: "15".into(),
+                large_table_rows: 1_000_000,
+                assume_in_transaction: false,
+            },
+            severities: BTreeMap::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// The effective severity of a rule, `None` when it is turned off.
+    pub fn severity(&self, rule: RuleId) -> Option<Severity> {
+        match self.severities.get(&rule) {
+            Some(o) => *o,
+            None => Some(rule.meta().severity),
+        }
+    }
+
+    fn problem(
+        &mut self,
+        rule: RuleId,
+        span: crate::source::Span,
+        pointer: &str,
+        detail: String,
+    ) -> Report {
+        let r = Report::new(rule, 0, span)
+            .pointer(pointer)
+            .var("detail", detail);
+        self.problems.push(r.clone());
+        r
+    }
+
+    fn apply_file(&mut self, src: &SourceFile) {
+        let docs = match yaml::parse_documents(src) {
+            Ok(d) => d,
+            Err(e) => {
+                self.problem(
+                    RuleId::PC008,
+                    e.span,
+                    "",
+                    format!("YAML error: {}", e.message),
+                );
+                return;
+            }
+        };
+        let mut docs = docs.into_iter();
+        let Some(root) = docs.next() else {
+            let span = crate::source::Span::empty(0);
+            self.problem(
+                RuleId::PC008,
+                span,
+                "",
+                "the file is empty; expected at least `version: 1`".into(),
+            );
+            return;
+        };
+        if let Some(extra) = docs.next() {
+            self.problem(
+                RuleId::PC008,
+                extra.span,
+                "",
+                "expected one YAML document, found several".into(),
+            );
+        }
+        for issue in schema::validate(SchemaKind::Config, &root) {
+            if issue.rule == RuleId::PC003 {
+                let mut r = Report::new(RuleId::PC003, 0, issue.span).pointer(issue.pointer);
+                r.vars = issue.vars;
+                self.problems.push(r);
+            } else {
+                let detail = describe_issue(&issue);
+                self.problem(RuleId::PC008, issue.span, &issue.pointer, detail);
+            }
+        }
+        self.read_values(&root);
+        self.config_root = Some(root);
+    }
+
+    /// Takes every valid value; invalid ones were reported and keep their default.
+    fn read_values(&mut self, root: &Node) {
+        if let Some(d) = root
+            .get("today")
+            .and_then(Node::as_str)
+            .and_then(|t| units::parse_date(t).ok())
+        {
+            self.today = d;
+            self.today_source = TodaySource::Config;
+        }
+        if let Some(f) = root
+            .get("fail_on")
+            .and_then(Node::as_str)
+            .and_then(FailOn::parse)
+        {
+            self.fail_on = f;
+        }
+        let strings = |n: Option<&Node>| -> Vec<String> {
+            n.map(|n| {
+                n.as_seq()
+                    .iter()
+                    .filter_map(|i| i.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+        };
+        self.include = strings(root.get("include"));
+        self.exclude = strings(root.get("exclude"));
+        if let Some(n) = root.get("max_file_size") {
+            let text = n.scalar_text().unwrap_or_default();
+            if let Ok(v) = units::parse_size(&text) {
+                self.max_file_size = u64::try_from(v).unwrap_or(u64::MAX);
+            }
+        }
+        if let Some(sql) = root.get("sql") {
+            if let Some(d) = sql.get("dialect").and_then(Node::as_str) {
+                self.sql.dialect = d.to_string();
+            }
+            if let Some(v) = sql.get("version").and_then(Node::scalar_text) {
+                self.sql.version = v;
+            }
+            if let Some(r) = sql.get("large_table_rows").and_then(Node::scalar_text)
+                && let Ok(r) = units::parse_rows(&r)
+            {
+                self.sql.large_table_rows = r;
+            }
+            if let Some(b) = sql.get("assume_in_transaction").and_then(Node::as_bool) {
+                self.sql.assume_in_transaction = b;
+            }
+        }
+        if let Some(rules) = root.get("rules") {
+            for (key, value) in rules.entries() {
+                let Some(id) = RuleId::parse(&key.name) else {
+                    let names: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
+                    let hint = schema::suggest(&key.name, &names)
+                        .map(|s| format!("; did you mean `{s}`?"))
+                        .unwrap_or_else(|| "; `platcheck rules` lists them".into());
+                    let pointer = format!("/rules/{}", key.name);
+                    self.problem(
+                        RuleId::PC008,
+                        key.span,
+                        &pointer,
+                        format!("unknown rule `{}`{hint}", key.name),
+                    );
+                    continue;
+                };
+                match value.as_str() {
+                    Some("off") => {
+                        self.severities.insert(id, None);
+                    }
+                    Some(s) => {
+                        if let Some(sev) = Severity::parse(s) {
+                            self.severities.insert(id, Some(sev));
+                        }
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+}
+
+/// The message of a schema issue, as the rule it maps to would word it.
+pub fn describe_issue(issue: &schema::Issue) -> String {
+    let meta = issue.rule.meta();
+    let template = meta.messages.get(issue.variant).unwrap_or(&meta.message);
+    catalog::render_template(template, &issue.vars)
+}
+
+/// Walks up from `start` looking for `platcheck.yaml`.
+pub fn find_config(start: &Path) -> Option<PathBuf> {
+    let mut dir = Some(start);
+    while let Some(d) = dir {
+        let candidate = d.join(CONFIG_NAME);
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+pub fn system_today() -> Date {
+    jiff::Timestamp::now()
+        .to_zoned_datetime(jiff::tz::TimeZone::UTC)
+        .date()
+}

@@ -1,0 +1,224 @@
+//! Inline suppressions, the same for every file type:
+//! `platcheck-ignore CL012, CL013: reason (until 2026-12-31)` in a comment on
+//! the line before the finding or at the end of its line. A reason is
+//! required; a suppression without one, for an unknown rule, past its
+//! `until` date or matching nothing is itself a finding (PC010).
+use crate::catalog::RuleId;
+use crate::contracts::units;
+use crate::discover::FileClass;
+use crate::emit::Report;
+use crate::source::{SourceFile, Span};
+use jiff::civil::Date;
+
+const MARKER: &str = "platcheck-ignore";
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suppression {
+    pub file: usize,
+    /// The line the comment is on (1-based).
+    pub line: usize,
+    /// The line whose findings it silences.
+    pub target_line: usize,
+    pub span: Span,
+    pub rules: Vec<String>,
+    pub reason: String,
+    pub until: Option<Date>,
+    /// Why it is not in force, if it is not (PC010 variant and detail).
+    pub defect: Option<(&'static str, String)>,
+    pub used: bool,
+}
+
+/// The comment text of each line that has one, with its byte offset.
+fn comments(src: &SourceFile, class: FileClass) -> Vec<(usize, usize, String, bool)> {
+    let mut out = Vec::new();
+    for line in 1..=src.line_count() {
+        let text = src.line_text(line);
+        if !text.contains(MARKER) {
+            continue;
+        }
+        let found = match class {
+            FileClass::Yaml => yaml_comment(text).map(|i| (i, &text[i + 1..])),
+            FileClass::Sql => text.find("--").map(|i| (i, &text[i + 2..])),
+            FileClass::Markdown => text
+                .find("<!--")
+                .map(|i| (i, text[i + 4..].split("-->").next().unwrap_or(""))),
+        };
+        if let Some((at, body)) = found {
+            let whole_line = text[..at].trim().is_empty();
+            out.push((
+                line,
+                src.line_start(line) + at,
+                body.trim().to_string(),
+                whole_line,
+            ));
+        }
+    }
+    out
+}
+
+/// The byte index of a YAML comment's `#`, skipping `#` inside quotes.
+fn yaml_comment(line: &str) -> Option<usize> {
+    let (mut single, mut double) = (false, false);
+    let mut prev = ' ';
+    for (i, c) in line.char_indices() {
+        match c {
+            '\'' if !double => single = !single,
+            '"' if !single && prev != '\\' => double = !double,
+            '#' if !single && !double && prev.is_whitespace() => return Some(i),
+            _ => {}
+        }
+        prev = c;
+    }
+    None
+}
+
+/// Finds every suppression in a file.
+pub fn scan(file: usize, src: &SourceFile, class: FileClass, today: Date) -> Vec<Suppression> {
+    let mut out = Vec::new();
+    for (line, offset, body, whole_line) in comments(src, class) {
+        let Some(rest) = body.strip_prefix(MARKER) else {
+            continue;
+        };
+        let (rule_part, reason_part) = match rest.split_once(':') {
+            Some((r, why)) => (r, why.trim()),
+            None => (rest, ""),
+        };
+        let rules: Vec<String> = rule_part
+            .split([',', ' '])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        let (reason, until_text) = split_until(reason_part);
+        let target_line = if whole_line {
+            next_code_line(src, line, class)
+        } else {
+            line
+        };
+        let span = Span::new(offset, src.line_span(line).end);
+        let mut s = Suppression {
+            file,
+            line,
+            target_line,
+            span,
+            rules,
+            reason: reason.to_string(),
+            until: None,
+            defect: None,
+            used: false,
+        };
+        if let Some(t) = until_text {
+            match units::parse_date(t) {
+                Ok(d) => s.until = Some(d),
+                Err(e) => s.defect = Some(("bad_until", e)),
+            }
+        }
+        if s.rules.is_empty() {
+            s.defect = Some(("no_rule", String::new()));
+        } else if let Some(bad) = s.rules.iter().find(|r| RuleId::parse(r).is_none()) {
+            s.defect = Some(("unknown", bad.clone()));
+        } else if s.reason.is_empty() {
+            s.defect = Some(("no_reason", String::new()));
+        } else if let Some(until) = s.until.filter(|u| *u < today) {
+            s.defect = Some(("expired", until.to_string()));
+        }
+        out.push(s);
+    }
+    out
+}
+
+fn split_until(reason: &str) -> (&str, Option<&str>) {
+    let r = reason.trim();
+    if let Some(open) = r.rfind("(until")
+        && let Some(inner) = r[open..]
+            .strip_prefix("(until")
+            .and_then(|x| x.trim().strip_suffix(')'))
+    {
+        return (r[..open].trim(), Some(inner.trim()));
+    }
+    (r, None)
+}
+
+/// The next line that is not blank and not only a comment: a suppression on
+/// its own line covers that line.
+fn next_code_line(src: &SourceFile, line: usize, class: FileClass) -> usize {
+    for l in line + 1..=src.line_count() {
+        let t = src.line_text(l).trim();
+        let comment_only = match class {
+            FileClass::Yaml => t.starts_with('#'),
+            FileClass::Sql => t.starts_with("--"),
+            FileClass::Markdown => t.starts_with("<!--") && t.ends_with("-->"),
+        };
+        if !t.is_empty() && !comment_only {
+            return l;
+        }
+    }
+    line + 1
+}
+
+/// Whether a report on `line` of `file` is silenced; marks the suppression used.
+pub fn matches(sups: &mut [Suppression], file: usize, line: usize, rule: RuleId) -> bool {
+    for s in sups.iter_mut() {
+        if s.file == file
+            && s.target_line == line
+            && s.defect.is_none()
+            && s.rules.iter().any(|r| r == rule.as_str())
+        {
+            s.used = true;
+            return true;
+        }
+    }
+    false
+}
+
+/// PC010 reports for defective and unused suppressions.
+pub fn defects(sups: &[Suppression]) -> Vec<Report> {
+    sups.iter()
+        .filter_map(|s| {
+            let base = Report::new(RuleId::PC010, s.file, s.span).var("rules", s.rules.join(", "));
+            match &s.defect {
+                Some((variant, detail)) => Some(base.variant(variant).var("detail", detail)),
+                None if !s.used => Some(base.variant("unused").var("line", s.target_line)),
+                None => None,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn today() -> Date {
+        units::parse_date("2026-11-30").unwrap()
+    }
+
+    #[test]
+    fn parses_reason_and_until() {
+        let src = SourceFile::new(
+            "a.yaml",
+            "a.yaml",
+            "a:\n  # platcheck-ignore PC005: drill booked (until 2026-12-31)\n  b: 1 # platcheck-ignore PC003, PC004: known\n  c: \"# not a comment platcheck-ignore\"\n",
+        );
+        let s = scan(0, &src, FileClass::Yaml, today());
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].target_line, 3);
+        assert_eq!(s[0].reason, "drill booked");
+        assert_eq!(s[0].until.unwrap().to_string(), "2026-12-31");
+        assert!(s[0].defect.is_none());
+        assert_eq!(s[1].target_line, 3);
+        assert_eq!(s[1].rules, vec!["PC003", "PC004"]);
+    }
+
+    #[test]
+    fn defects_are_classified() {
+        let src = SourceFile::new(
+            "a.sql",
+            "a.sql",
+            "-- platcheck-ignore PC005\n-- platcheck-ignore ZZ999: x\n-- platcheck-ignore PC005: old (until 2026-01-01)\nselect 1;\n",
+        );
+        let s = scan(0, &src, FileClass::Sql, today());
+        let kinds: Vec<_> = s.iter().map(|s| s.defect.as_ref().unwrap().0).collect();
+        assert_eq!(kinds, vec!["no_reason", "unknown", "expired"]);
+    }
+}

@@ -1,0 +1,36 @@
+//! Everything the rules see: every input file, and the contracts by kind and
+//! name, so cross-file rules can follow references.
+use crate::contracts::{Contract, Kind};
+use crate::discover::FileClass;
+use crate::source::SourceFile;
+
+#[derive(Debug, Default)]
+pub struct Workspace {
+    pub files: Vec<SourceFile>,
+    /// The class of each file in `files` (`None` for the config file).
+    pub classes: Vec<Option<FileClass>>,
+    pub contracts: Vec<Contract>,
+    /// Indexes into `files` of the SQL and Markdown inputs.
+    pub sql: Vec<usize>,
+    pub markdown: Vec<usize>,
+}
+
+impl Workspace {
+    pub fn of_kind(&self, kind: Kind) -> impl Iterator<Item = &Contract> {
+        self.contracts.iter().filter(move |c| c.kind == kind)
+    }
+    pub fn clusters(&self) -> impl Iterator<Item = &Contract> {
+        self.of_kind(Kind::Cluster)
+    }
+    pub fn boundaries(&self) -> impl Iterator<Item = &Contract> {
+        self.of_kind(Kind::EventBoundary)
+    }
+    pub fn find(&self, kind: Kind, name: &str) -> Option<&Contract> {
+        self.of_kind(kind).find(|c| c.name == name)
+    }
+    pub fn add_file(&mut self, src: SourceFile, class: Option<FileClass>) -> usize {
+        self.files.push(src);
+        self.classes.push(class);
+        self.files.len() - 1
+    }
+}
