@@ -215,6 +215,10 @@ impl Settings {
             );
         }
         for issue in schema::validate(SchemaKind::Config, &root) {
+            // Rule ids under `rules:` are checked below, with a did-you-mean.
+            if issue.pointer == "/rules" && issue.variant == "other" {
+                continue;
+            }
             if issue.rule == RuleId::PC003 {
                 let mut r = Report::new(RuleId::PC003, 0, issue.span).pointer(issue.pointer);
                 r.vars = issue.vars;
