@@ -25,7 +25,10 @@ fn violations_example_raises_every_rule() {
         .filter(|r| !fired.contains(r) && !NEEDS_MORE_THAN_CHECK.contains(&r.as_str()))
         .map(|r| r.as_str())
         .collect();
-    assert!(missing.is_empty(), "rules that examples/violations does not raise: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "rules that examples/violations does not raise: {missing:?}"
+    );
 }
 
 #[test]

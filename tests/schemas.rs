@@ -10,7 +10,10 @@ fn walk(path: &str, s: &Value, problems: &mut Vec<String>) {
         }
         for (k, v) in props {
             let p = format!("{path}/{k}");
-            if v.get("description").and_then(Value::as_str).is_none_or(|d| d.trim().is_empty()) {
+            if v.get("description")
+                .and_then(Value::as_str)
+                .is_none_or(|d| d.trim().is_empty())
+            {
                 problems.push(format!("{p}: no description"));
             }
             walk(&p, v, problems);
@@ -30,9 +33,14 @@ fn walk(path: &str, s: &Value, problems: &mut Vec<String>) {
 
 #[test]
 fn schemas_compile_are_closed_and_documented() {
-    for kind in [SchemaKind::Cluster, SchemaKind::EventBoundary, SchemaKind::Config] {
+    for kind in [
+        SchemaKind::Cluster,
+        SchemaKind::EventBoundary,
+        SchemaKind::Config,
+    ] {
         let schema: Value = serde_json::from_str(kind.text()).unwrap();
-        jsonschema::draft202012::meta::validate(&schema).unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+        jsonschema::draft202012::meta::validate(&schema)
+            .unwrap_or_else(|e| panic!("{kind:?}: {e}"));
         jsonschema::validator_for(&schema).unwrap();
         let mut problems = Vec::new();
         walk("", &schema, &mut problems);
