@@ -33,6 +33,8 @@ pub struct Outcome {
     pub today_source: TodaySource,
     pub workspace: Workspace,
     pub settings: Settings,
+    /// Every inline suppression met, with whether it matched.
+    pub suppressions: Vec<suppress::Suppression>,
 }
 
 #[derive(Debug)]
@@ -105,7 +107,33 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         }
     }
 
-    let (findings, suppressed) = finish(&ws, &settings, sink.reports);
+    let (mut findings, mut suppressed, suppressions) = finish(&ws, &settings, sink.reports);
+    if let Some(path) = settings.baseline.clone() {
+        let (baseline, text) = crate::baseline::read(&path).map_err(RunError::Usage)?;
+        let display = discover::display_path(&path, cwd);
+        let (hidden, stale) =
+            crate::baseline::apply(&mut findings, &mut ws, &baseline, &display, &path, &text);
+        suppressed += hidden;
+        if let Some(r) = stale
+            && let Some(severity) = settings.severity(r.rule)
+        {
+            findings.push(render(&ws, r, severity));
+            findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        }
+    }
+    if let Some(base) = &settings.changed_since {
+        let changed = crate::changed::since(base, cwd).map_err(RunError::Usage)?;
+        let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        let changed: std::collections::BTreeSet<PathBuf> =
+            changed.iter().map(|p| canonical(p)).collect();
+        let in_pr: std::collections::BTreeSet<&str> = ws
+            .files
+            .iter()
+            .filter(|s| changed.contains(&canonical(&s.path)))
+            .map(|s| s.display.as_str())
+            .collect();
+        findings.retain(|f| in_pr.contains(f.file.as_str()));
+    }
     let mut summary = Summary {
         files: checked,
         suppressed,
@@ -125,6 +153,7 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         today_source: settings.today_source,
         workspace: ws,
         settings,
+        suppressions,
     })
 }
 
@@ -236,11 +265,25 @@ fn duplicate_names(ws: &Workspace, sink: &mut Sink) {
 }
 
 /// Applies suppressions and severity overrides and renders the findings.
-fn finish(ws: &Workspace, settings: &Settings, reports: Vec<Report>) -> (Vec<Finding>, usize) {
+fn finish(
+    ws: &Workspace,
+    settings: &Settings,
+    reports: Vec<Report>,
+) -> (Vec<Finding>, usize, Vec<suppress::Suppression>) {
     let mut sups = Vec::new();
     for (i, src) in ws.files.iter().enumerate() {
         let class = ws.classes[i].unwrap_or(FileClass::Yaml);
         sups.extend(suppress::scan(i, src, class, settings.today));
+    }
+    if settings.no_inline_suppressions {
+        // Audits see everything; the suppressions stay listed, unmatched.
+        let mut findings: Vec<Finding> = reports
+            .into_iter()
+            .filter_map(|r| settings.severity(r.rule).map(|s| render(ws, r, s)))
+            .collect();
+        findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        findings.dedup();
+        return (findings, 0, sups);
     }
     let mut findings = Vec::new();
     let mut suppressed = 0;
@@ -262,7 +305,7 @@ fn finish(ws: &Workspace, settings: &Settings, reports: Vec<Report>) -> (Vec<Fin
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup();
-    (findings, suppressed)
+    (findings, suppressed, sups)
 }
 
 fn render(ws: &Workspace, r: Report, severity: Severity) -> Finding {

@@ -3,7 +3,9 @@
 //!
 //! The library does all the work and returns plain data; the binary only
 //! parses arguments, prints, and picks the exit code.
+pub mod baseline;
 pub mod catalog;
+pub mod changed;
 pub mod cli;
 pub mod contracts;
 pub mod discover;

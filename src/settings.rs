@@ -66,6 +66,12 @@ pub struct Overrides {
     pub config: Option<PathBuf>,
     pub today: Option<Date>,
     pub fail_on: Option<FailOn>,
+    /// Hide the findings recorded in this baseline file.
+    pub baseline: Option<PathBuf>,
+    /// Ignore inline suppressions (audits).
+    pub no_inline_suppressions: bool,
+    /// Report only findings in files changed since this git ref.
+    pub changed_since: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -90,6 +96,10 @@ pub struct Settings {
     pub include: Vec<String>,
     pub exclude: Vec<String>,
     pub max_file_size: u64,
+    /// The baseline file (`--baseline`, or `baseline:` in the config).
+    pub baseline: Option<PathBuf>,
+    pub no_inline_suppressions: bool,
+    pub changed_since: Option<String>,
     pub sql: SqlSettings,
     /// Severity overrides; `None` turns a rule off.
     pub severities: BTreeMap<RuleId, Option<Severity>>,
@@ -135,6 +145,11 @@ impl Settings {
         if let Some(f) = ov.fail_on {
             s.fail_on = f;
         }
+        if let Some(b) = &ov.baseline {
+            s.baseline = Some(b.clone());
+        }
+        s.no_inline_suppressions = ov.no_inline_suppressions;
+        s.changed_since = ov.changed_since.clone();
         Ok(s)
     }
 
@@ -149,6 +164,9 @@ impl Settings {
             include: Vec::new(),
             exclude: Vec::new(),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
+            baseline: None,
+            no_inline_suppressions: false,
+            changed_since: None,
             sql: SqlSettings {
                 dialect: "postgresql".into(),
                 version: "15".into(),
@@ -260,6 +278,9 @@ impl Settings {
         };
         self.include = strings(root.get("include"));
         self.exclude = strings(root.get("exclude"));
+        if let Some(b) = root.get("baseline").and_then(Node::as_str) {
+            self.baseline = Some(self.root.join(b));
+        }
         if let Some(n) = root.get("max_file_size") {
             let text = n.scalar_text().unwrap_or_default();
             if let Ok(v) = units::parse_size(&text) {

@@ -14,6 +14,7 @@ pub fn entries() -> Vec<Entry> {
         RuleId::PC007,
         RuleId::PC008,
         RuleId::PC010,
+        RuleId::PC011,
     ]
     .into_iter()
     .map(|id| Entry {
