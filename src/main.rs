@@ -35,7 +35,14 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
             let fail_on = outcome.settings.fail_on;
-            if outcome.findings.iter().any(|f| fail_on.fails(f.severity)) {
+            if outcome
+                .findings
+                .iter()
+                .any(|f| f.rule == platcheck::RuleId::PC000)
+            {
+                // Part of the input could not be checked: the result is incomplete.
+                ExitCode::from(2)
+            } else if outcome.findings.iter().any(|f| fail_on.fails(f.severity)) {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS

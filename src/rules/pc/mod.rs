@@ -5,6 +5,7 @@ use crate::registry::{Check, Entry};
 
 pub fn entries() -> Vec<Entry> {
     [
+        RuleId::PC000,
         RuleId::PC001,
         RuleId::PC002,
         RuleId::PC003,
