@@ -7,7 +7,7 @@ use crate::contracts::yaml::{self, Node};
 use crate::emit::Report;
 use crate::finding::Severity;
 use crate::source::SourceFile;
-use jiff::civil::Date;
+pub use jiff::civil::Date;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -151,6 +151,15 @@ impl Settings {
         s.no_inline_suppressions = ov.no_inline_suppressions;
         s.changed_since = ov.changed_since.clone();
         Ok(s)
+    }
+
+    /// Settings from a config text alone (no file search): the fuzz target
+    /// and tests use it; problems land in `problems` like for a real file.
+    pub fn from_source(src: SourceFile) -> Settings {
+        let mut s = Settings::defaults(PathBuf::from("."));
+        s.apply_file(&src);
+        s.config = Some(src);
+        s
     }
 
     pub fn defaults(root: PathBuf) -> Settings {
