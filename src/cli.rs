@@ -69,6 +69,9 @@ pub enum ColorArg {
 pub struct CheckArgs {
     /// Files or directories (default: the working directory).
     pub paths: Vec<PathBuf>,
+    /// Compare payload schemas (EV053) with this git revision (branch, tag or commit).
+    #[arg(long, value_name = "GIT-REF")]
+    pub base: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -121,8 +124,8 @@ impl From<RunError> for CliError {
 pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     let g = cli.global;
     match cli.command {
-        None => check(&g, &cli.check.paths, cwd),
-        Some(Command::Check(args)) => check(&g, &args.paths, cwd),
+        None => check(&g, &cli.check, cwd),
+        Some(Command::Check(args)) => check(&g, &args, cwd),
         Some(Command::Rule { id }) => rule_doc(&id).map(Output::Text),
         Some(Command::Rules) => Ok(Output::Text(rules_table())),
         Some(Command::Schema { kind }) => {
@@ -138,7 +141,7 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     }
 }
 
-fn check(g: &Global, paths: &[PathBuf], cwd: &Path) -> Result<Output, CliError> {
+fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
     let overrides = Overrides {
         config: g.config.as_ref().map(|p| {
             if p.is_absolute() {
@@ -154,8 +157,9 @@ fn check(g: &Global, paths: &[PathBuf], cwd: &Path) -> Result<Output, CliError> 
             FailOnArg::Notice => FailOn::Notice,
             FailOnArg::Never => FailOn::Never,
         }),
+        base: args.base.clone(),
     };
-    let outcome = engine::run(paths, cwd, &overrides)?;
+    let outcome = engine::run(&args.paths, cwd, &overrides)?;
     let text = match g.format {
         Format::Json => output::json::render(&outcome),
         Format::Human => human::render(

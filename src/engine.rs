@@ -33,6 +33,8 @@ pub struct Outcome {
     pub today_source: TodaySource,
     pub workspace: Workspace,
     pub settings: Settings,
+    /// Run-level remarks that are not findings (see `Sink::notes`).
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -92,6 +94,7 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         }
     }
     duplicate_names(&ws, &mut sink);
+    crate::compat::prepare(&mut ws, &settings, cwd, &mut sink)?;
 
     let ctx = RuleCtx {
         ws: &ws,
@@ -105,6 +108,8 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         }
     }
 
+    let mut notes = std::mem::take(&mut sink.notes);
+    notes.dedup();
     let (findings, suppressed) = finish(&ws, &settings, sink.reports);
     let mut summary = Summary {
         files: checked,
@@ -125,6 +130,7 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         today_source: settings.today_source,
         workspace: ws,
         settings,
+        notes,
     })
 }
 

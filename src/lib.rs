@@ -5,6 +5,7 @@
 //! parses arguments, prints, and picks the exit code.
 pub mod catalog;
 pub mod cli;
+pub mod compat;
 pub mod contracts;
 pub mod discover;
 pub mod emit;

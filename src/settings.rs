@@ -66,6 +66,8 @@ pub struct Overrides {
     pub config: Option<PathBuf>,
     pub today: Option<Date>,
     pub fail_on: Option<FailOn>,
+    /// `--base <git-ref>`: the revision EV053 compares payload schemas with.
+    pub base: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -95,6 +97,8 @@ pub struct Settings {
     pub severities: BTreeMap<RuleId, Option<Severity>>,
     /// Problems in the config file (PC003, PC008), against file index 0.
     pub problems: Vec<Report>,
+    /// `--base <git-ref>` (EV053); `None` leaves schema compatibility unchecked.
+    pub base: Option<String>,
 }
 
 /// Errors that stop the run before any check (exit code 2).
@@ -135,6 +139,7 @@ impl Settings {
         if let Some(f) = ov.fail_on {
             s.fail_on = f;
         }
+        s.base.clone_from(&ov.base);
         Ok(s)
     }
 
@@ -157,6 +162,7 @@ impl Settings {
             },
             severities: BTreeMap::new(),
             problems: Vec::new(),
+            base: None,
         }
     }
 
