@@ -29,7 +29,7 @@ fn every_rule_fires_on_bad_and_not_on_good() {
     let mut failures = Vec::new();
     for &rule in RuleId::ALL {
         let bad = fixture(rule, "bad");
-        let outcome = common::check(&[&bad]);
+        let outcome = common::check_fixture(&bad);
         let hits: Vec<_> = outcome.findings.iter().filter(|f| f.rule == rule).collect();
         if hits.is_empty() {
             failures.push(format!(
@@ -48,7 +48,7 @@ fn every_rule_fires_on_bad_and_not_on_good() {
         insta::assert_snapshot!(format!("{rule}_bad"), common::human(&outcome));
 
         let good = fixture(rule, "good");
-        let outcome = common::check(&[&good]);
+        let outcome = common::check_fixture(&good);
         let noisy: Vec<_> = outcome.findings.iter().filter(|f| f.rule == rule).collect();
         if !noisy.is_empty() {
             failures.push(format!(

@@ -142,7 +142,11 @@ fn err(span: Span, message: String) -> ParseError {
 
 fn strings(j: Option<&Json>) -> Vec<String> {
     j.and_then(Json::as_arr)
-        .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -154,7 +158,10 @@ impl Parser {
                 let mut out = Vec::new();
                 for b in branches {
                     if b.as_arr().is_some() {
-                        return Err(err(b.span, "a union cannot directly contain a union".into()));
+                        return Err(err(
+                            b.span,
+                            "a union cannot directly contain a union".into(),
+                        ));
                     }
                     out.push(self.ty(b, ns)?);
                 }
@@ -164,7 +171,10 @@ impl Parser {
             _ => {
                 return Err(err(
                     j.span,
-                    format!("`{}` is not an Avro type (expected a name, an object or a union array)", j.text()),
+                    format!(
+                        "`{}` is not an Avro type (expected a name, an object or a union array)",
+                        j.text()
+                    ),
                 ));
             }
         };
@@ -188,7 +198,12 @@ impl Parser {
                     .get(&qualified)
                     .or_else(|| self.names.get(name))
                     .ok_or_else(|| {
-                        err(span, format!("unknown type `{name}` (named types must be defined before use)"))
+                        err(
+                            span,
+                            format!(
+                                "unknown type `{name}` (named types must be defined before use)"
+                            ),
+                        )
                     })?;
                 match found {
                     Named::Record(i) => Ty::Record(*i),

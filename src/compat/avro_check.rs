@@ -10,7 +10,11 @@ use std::collections::HashSet;
 pub fn compare(old: &Schema, new: &Schema) -> Vec<Break> {
     let mut out: Vec<Break> = Vec::new();
     for new_is_reader in [true, false] {
-        let (reader, writer) = if new_is_reader { (new, old) } else { (old, new) };
+        let (reader, writer) = if new_is_reader {
+            (new, old)
+        } else {
+            (old, new)
+        };
         let mut c = Checker {
             r: reader,
             w: writer,
@@ -78,7 +82,11 @@ impl Checker<'_> {
     /// (old, new) display of a reader/writer pair.
     fn old_new(&self, r: &T, w: &T) -> (String, String) {
         let (rs, ws) = (self.r.show(r), self.w.show(w));
-        if self.new_is_reader { (ws, rs) } else { (rs, ws) }
+        if self.new_is_reader {
+            (ws, rs)
+        } else {
+            (rs, ws)
+        }
     }
 
     fn name_of(&self, reader: bool, t: &Ty) -> Option<(&str, &[String])> {
@@ -97,7 +105,8 @@ impl Checker<'_> {
         let same_kind = std::mem::discriminant(r) == std::mem::discriminant(w);
         match (self.name_of(true, r), self.name_of(false, w)) {
             (Some((rn, ra)), Some((wn, _))) => {
-                same_kind && (simple(rn) == simple(wn) || ra.iter().any(|a| simple(a) == simple(wn)))
+                same_kind
+                    && (simple(rn) == simple(wn) || ra.iter().any(|a| simple(a) == simple(wn)))
             }
             _ => same_kind || promotes(w, r),
         }
@@ -111,9 +120,18 @@ impl Checker<'_> {
                         Ty::Union(rb) => match rb.iter().find(|x| self.matches(&x.ty, &b.ty)) {
                             Some(x) => self.check(x, b, path),
                             None => {
-                                let what = if self.new_is_reader { "removed" } else { "added" };
+                                let what = if self.new_is_reader {
+                                    "removed"
+                                } else {
+                                    "added"
+                                };
                                 let branch = self.w.show(b);
-                                self.push(path, format!("union branch `{branch}` {what}"), r.span, w.span);
+                                self.push(
+                                    path,
+                                    format!("union branch `{branch}` {what}"),
+                                    r.span,
+                                    w.span,
+                                );
                             }
                         },
                         _ => {
@@ -138,8 +156,17 @@ impl Checker<'_> {
                 if !self.matches(&r.ty, &w.ty) {
                     self.renamed(r, w, path);
                 } else if rs != ws {
-                    let (o, n) = if self.new_is_reader { (ws, rs) } else { (rs, ws) };
-                    self.push(path, format!("fixed size changed from {o} to {n}"), r.span, w.span);
+                    let (o, n) = if self.new_is_reader {
+                        (ws, rs)
+                    } else {
+                        (rs, ws)
+                    };
+                    self.push(
+                        path,
+                        format!("fixed size changed from {o} to {n}"),
+                        r.span,
+                        w.span,
+                    );
                 }
             }
             (Ty::Array(ri), Ty::Array(wi)) => self.check(ri, wi, &format!("{path}[]")),
@@ -241,9 +268,16 @@ mod tests {
         let d = diff(&record(ID), &new);
         assert_eq!(
             d,
-            [("Order.qty".into(), "field added without a default".into(), true, false)]
+            [(
+                "Order.qty".into(),
+                "field added without a default".into(),
+                true,
+                false
+            )]
         );
-        let with_default = record(&format!(r#"{ID},{{"name":"qty","type":"int","default":0}}"#));
+        let with_default = record(&format!(
+            r#"{ID},{{"name":"qty","type":"int","default":0}}"#
+        ));
         assert!(diff(&record(ID), &with_default).is_empty());
     }
 
@@ -264,7 +298,12 @@ mod tests {
         let long = record(r#"{"name":"n","type":"long"}"#);
         assert_eq!(
             diff(&int, &long),
-            [("Order.n".into(), "type changed from int to long".into(), false, true)]
+            [(
+                "Order.n".into(),
+                "type changed from int to long".into(),
+                false,
+                true
+            )]
         );
         let s = record(r#"{"name":"n","type":"string"}"#);
         let b = record(r#"{"name":"n","type":"bytes"}"#);
@@ -292,7 +331,11 @@ mod tests {
             )]
         );
         assert!(diff(&e(r#""A","B""#, ""), &e(r#""A""#, r#","default":"A""#)).is_empty());
-        assert!(diff(&e(r#""A""#, ""), &e(r#""A","B""#, "")).iter().all(|x| x.3 && !x.2));
+        assert!(
+            diff(&e(r#""A""#, ""), &e(r#""A","B""#, ""))
+                .iter()
+                .all(|x| x.3 && !x.2)
+        );
     }
 
     #[test]

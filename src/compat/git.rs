@@ -48,7 +48,16 @@ impl Repo {
             ));
         }
         let spec = format!("{reference}^{{commit}}");
-        let rev = git(dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &spec])?;
+        let rev = git(
+            dir,
+            &[
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                "--end-of-options",
+                &spec,
+            ],
+        )?;
         if !rev.status.success() {
             return Err(format!(
                 "--base {reference}: no such revision in the git repository at {}",

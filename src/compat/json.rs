@@ -158,7 +158,10 @@ impl Parser<'_> {
     fn number(&mut self) -> Result<Value, JsonError> {
         let start = self.i;
         while self.i < self.s.len()
-            && matches!(self.s[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+            && matches!(
+                self.s[self.i],
+                b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
+            )
         {
             self.i += 1;
         }

@@ -108,8 +108,20 @@ fn at(n: S, key: &str, fallback: Span) -> Span {
     }
 }
 
-const MAX_KEYS: [&str; 5] = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
-const MIN_KEYS: [&str; 5] = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
+const MAX_KEYS: [&str; 5] = [
+    "maximum",
+    "exclusiveMaximum",
+    "maxLength",
+    "maxItems",
+    "maxProperties",
+];
+const MIN_KEYS: [&str; 5] = [
+    "minimum",
+    "exclusiveMinimum",
+    "minLength",
+    "minItems",
+    "minProperties",
+];
 
 impl<'a> Cmp<'a> {
     fn view(&self, old: bool, j: &'a Json) -> S<'a> {
@@ -153,9 +165,23 @@ impl<'a> Cmp<'a> {
         };
         match (o, n) {
             (S::Any, S::Any) | (S::Nothing, S::Nothing) => {}
-            (S::Any, _) => self.push(path, "now constrained (was any value)".into(), span, true, false),
-            (_, S::Any) => self.push(path, "no longer constrained (now any value)".into(), span, false, true),
-            (S::Nothing, _) => self.push(path, "now allowed (was `false`)".into(), span, false, true),
+            (S::Any, _) => self.push(
+                path,
+                "now constrained (was any value)".into(),
+                span,
+                true,
+                false,
+            ),
+            (_, S::Any) => self.push(
+                path,
+                "no longer constrained (now any value)".into(),
+                span,
+                false,
+                true,
+            ),
+            (S::Nothing, _) => {
+                self.push(path, "now allowed (was `false`)".into(), span, false, true)
+            }
             (_, S::Nothing) => self.push(path, "now forbidden (`false`)".into(), span, true, false),
             (S::Obj(oj), S::Obj(nj)) => {
                 self.depth += 1;
@@ -178,7 +204,9 @@ impl<'a> Cmp<'a> {
         let (ot, nt) = (types(o), types(n));
         let accepts = |set: &Option<Vec<String>>, t: &str| match set {
             None => true,
-            Some(s) => s.iter().any(|x| x == t || (x == "number" && t == "integer")),
+            Some(s) => s
+                .iter()
+                .any(|x| x == t || (x == "number" && t == "integer")),
         };
         let all = |s: &Option<Vec<String>>| s.clone().unwrap_or_else(|| vec!["any".into()]);
         let narrows = match &ot {
@@ -200,7 +228,13 @@ impl<'a> Cmp<'a> {
                 all(&ot).join("|"),
                 all(&nt).join("|")
             );
-            self.push(path, change, at(S::Obj(n), "type", n.label()), narrows, widens);
+            self.push(
+                path,
+                change,
+                at(S::Obj(n), "type", n.label()),
+                narrows,
+                widens,
+            );
         }
     }
 
@@ -213,21 +247,44 @@ impl<'a> Cmp<'a> {
                 .and_then(Json::as_arr)
                 .map(|a| a.iter().map(Json::text).collect())
         };
-        let span = n.get("enum").or_else(|| n.get("const")).map_or(n.label(), Json::label);
+        let span = n
+            .get("enum")
+            .or_else(|| n.get("const"))
+            .map_or(n.label(), Json::label);
         match (values(o), values(n)) {
             (None, None) => {}
-            (None, Some(_)) => self.push(path, "now restricted to an `enum`".into(), span, true, false),
-            (Some(_), None) => self.push(path, "`enum` restriction removed".into(), span, false, true),
+            (None, Some(_)) => self.push(
+                path,
+                "now restricted to an `enum`".into(),
+                span,
+                true,
+                false,
+            ),
+            (Some(_), None) => {
+                self.push(path, "`enum` restriction removed".into(), span, false, true)
+            }
             (Some(ov), Some(nv)) => {
                 let removed: Vec<&String> = ov.iter().filter(|v| !nv.contains(v)).collect();
                 let added: Vec<&String> = nv.iter().filter(|v| !ov.contains(v)).collect();
                 if !removed.is_empty() {
                     let list: Vec<&str> = removed.iter().map(|s| s.as_str()).collect();
-                    self.push(path, format!("enum value {} removed", list.join(", ")), span, true, false);
+                    self.push(
+                        path,
+                        format!("enum value {} removed", list.join(", ")),
+                        span,
+                        true,
+                        false,
+                    );
                 }
                 if !added.is_empty() {
                     let list: Vec<&str> = added.iter().map(|s| s.as_str()).collect();
-                    self.push(path, format!("enum value {} added", list.join(", ")), span, false, true);
+                    self.push(
+                        path,
+                        format!("enum value {} added", list.join(", ")),
+                        span,
+                        false,
+                        true,
+                    );
                 }
             }
         }
@@ -236,7 +293,10 @@ impl<'a> Cmp<'a> {
     fn bounds(&mut self, o: &Json, n: &Json, path: &str) {
         for (keys, is_max) in [(MAX_KEYS, true), (MIN_KEYS, false)] {
             for key in keys {
-                let (ov, nv) = (o.get(key).and_then(Json::as_f64), n.get(key).and_then(Json::as_f64));
+                let (ov, nv) = (
+                    o.get(key).and_then(Json::as_f64),
+                    n.get(key).and_then(Json::as_f64),
+                );
                 let span = at(S::Obj(n), key, n.label());
                 let (change, narrows) = match (ov, nv) {
                     (None, Some(v)) => (format!("`{key}: {v}` added"), true),
@@ -251,7 +311,10 @@ impl<'a> Cmp<'a> {
                 self.push(path, change, span, narrows, !narrows);
             }
         }
-        let (op, np) = (o.get("pattern").map(Json::text), n.get("pattern").map(Json::text));
+        let (op, np) = (
+            o.get("pattern").map(Json::text),
+            n.get("pattern").map(Json::text),
+        );
         if op != np {
             let span = at(S::Obj(n), "pattern", n.label());
             let (narrows, widens) = (np.is_some(), op.is_some());
@@ -328,8 +391,20 @@ impl<'a> Cmp<'a> {
         self.required(o, n, path);
         let add_span = at(S::Obj(n), "additionalProperties", props_span);
         match (oa, na) {
-            (S::Any, S::Nothing) => self.push(path, "content model closed (`additionalProperties: false`)".into(), add_span, true, false),
-            (S::Nothing, S::Any) => self.push(path, "content model opened (`additionalProperties` no longer false)".into(), add_span, false, true),
+            (S::Any, S::Nothing) => self.push(
+                path,
+                "content model closed (`additionalProperties: false`)".into(),
+                add_span,
+                true,
+                false,
+            ),
+            (S::Nothing, S::Any) => self.push(
+                path,
+                "content model opened (`additionalProperties` no longer false)".into(),
+                add_span,
+                false,
+                true,
+            ),
             _ => self.node(oa, na, add_span, &join(path, "<additionalProperties>")),
         }
     }
@@ -338,16 +413,32 @@ impl<'a> Cmp<'a> {
         let req = |j: &Json| -> Vec<String> {
             j.get("required")
                 .and_then(Json::as_arr)
-                .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str().map(String::from))
+                        .collect()
+                })
                 .unwrap_or_default()
         };
         let (or, nr) = (req(o), req(n));
         let span = at(S::Obj(n), "required", n.label());
         for name in nr.iter().filter(|r| !or.contains(r)) {
-            self.push(&join(path, name), "property became required".into(), span, true, false);
+            self.push(
+                &join(path, name),
+                "property became required".into(),
+                span,
+                true,
+                false,
+            );
         }
         for name in or.iter().filter(|r| !nr.contains(r)) {
-            self.push(&join(path, name), "property is no longer required".into(), span, false, true);
+            self.push(
+                &join(path, name),
+                "property is no longer required".into(),
+                span,
+                false,
+                true,
+            );
         }
     }
 
@@ -367,8 +458,14 @@ impl<'a> Cmp<'a> {
             o.get(key).and_then(Json::as_arr).unwrap_or(&[]),
             n.get(key).and_then(Json::as_arr).unwrap_or(&[]),
         );
-        let removed: Vec<&Json> = ob.iter().filter(|b| !nb.iter().any(|x| x.text() == b.text())).collect();
-        let added: Vec<&Json> = nb.iter().filter(|b| !ob.iter().any(|x| x.text() == b.text())).collect();
+        let removed: Vec<&Json> = ob
+            .iter()
+            .filter(|b| !nb.iter().any(|x| x.text() == b.text()))
+            .collect();
+        let added: Vec<&Json> = nb
+            .iter()
+            .filter(|b| !ob.iter().any(|x| x.text() == b.text()))
+            .collect();
         let span = at(S::Obj(n), key, n.label());
         if removed.len() == 1 && added.len() == 1 {
             let (ov, nv) = (self.view(true, removed[0]), self.view(false, added[0]));
@@ -391,7 +488,11 @@ fn types(j: &Json) -> Option<Vec<String>> {
     let t = j.get("type")?;
     match &t.value {
         Value::Str(s) => Some(vec![s.clone()]),
-        Value::Arr(a) => Some(a.iter().filter_map(|x| x.as_str().map(String::from)).collect()),
+        Value::Arr(a) => Some(
+            a.iter()
+                .filter_map(|x| x.as_str().map(String::from))
+                .collect(),
+        ),
         _ => None,
     }
 }

@@ -27,14 +27,18 @@ fn optional_property_added_to_open_model_is_strict_only() {
 
 #[test]
 fn closed_model_add_and_remove() {
-    let closed = r#"{"type":"object","properties":{"id":{"type":"string"}},"additionalProperties":false}"#;
+    let closed =
+        r#"{"type":"object","properties":{"id":{"type":"string"}},"additionalProperties":false}"#;
     let added = r#"{"type":"object","properties":{"id":{"type":"string"},"n":{"type":"integer"}},"additionalProperties":false}"#;
     let d = diff(closed, added, Policy::Strict);
     assert_eq!(d.len(), 1);
     assert_eq!((d[0].2, d[0].3), (false, true));
     let d = diff(added, closed, Policy::Lenient);
     assert_eq!(d[0].0, "n");
-    assert!(d[0].1.starts_with("property removed from a closed content model"));
+    assert!(
+        d[0].1
+            .starts_with("property removed from a closed content model")
+    );
     assert_eq!((d[0].2, d[0].3), (true, false));
 }
 
@@ -78,7 +82,10 @@ fn refs_resolve_and_bad_refs_are_located() {
     let old = r##"{"$defs":{"A":{"type":"string"}},"type":"object","properties":{"a":{"$ref":"#/$defs/A"}}}"##;
     let new = r##"{"$defs":{"A":{"type":"string","maxLength":8}},"type":"object","properties":{"a":{"$ref":"#/$defs/A"}}}"##;
     let d = diff(old, new, Policy::Strict);
-    assert_eq!(d, [("a".into(), "`maxLength: 8` added".into(), true, false)]);
+    assert_eq!(
+        d,
+        [("a".into(), "`maxLength: 8` added".into(), true, false)]
+    );
     let text = r##"{"properties":{"a":{"$ref":"#/$defs/Nope"}}}"##;
     let Err(e) = parse(text) else {
         panic!("a dangling $ref must not parse")

@@ -29,7 +29,11 @@ pub struct Target {
 
 pub fn target(c: &Contract, settings: &Settings) -> Option<Target> {
     let schema = c.get("/spec/schema")?;
-    let rel = schema.get("path").and_then(Node::as_str)?.trim().to_string();
+    let rel = schema
+        .get("path")
+        .and_then(Node::as_str)?
+        .trim()
+        .to_string();
     if rel.is_empty() {
         return None;
     }
@@ -63,7 +67,10 @@ pub fn prepare(
     if let Some(base) = &settings.base {
         Repo::open(&settings.root, base).map_err(RunError::Usage)?;
     }
-    let targets: Vec<Target> = ws.boundaries().filter_map(|c| target(c, settings)).collect();
+    let targets: Vec<Target> = ws
+        .boundaries()
+        .filter_map(|c| target(c, settings))
+        .collect();
     let compared = targets
         .iter()
         .filter(|t| t.mode.is_some_and(|m| m != Mode::None))

@@ -124,7 +124,10 @@ fn lex(text: &str) -> Result<Lexer, ParseError> {
                 None => raw.parse::<i64>().ok(),
             };
             // Floats only occur in option values, which are skipped.
-            toks.push((v.map_or(Tok::Ident(raw.to_string()), Tok::Int), Span::new(start, i)));
+            toks.push((
+                v.map_or(Tok::Ident(raw.to_string()), Tok::Int),
+                Span::new(start, i),
+            ));
         } else if c == b'"' || c == b'\'' {
             i += 1;
             while i < b.len() && b[i] != c {
@@ -140,7 +143,10 @@ fn lex(text: &str) -> Result<Lexer, ParseError> {
                 return Err(err(start, "string is never closed"));
             }
             i += 1;
-            toks.push((Tok::Str(text[start + 1..i - 1].to_string()), Span::new(start, i)));
+            toks.push((
+                Tok::Str(text[start + 1..i - 1].to_string()),
+                Span::new(start, i),
+            ));
         } else if b"{}[]()<>=;,:-+".contains(&c) {
             i += 1;
             toks.push((Tok::Sym(c as char), Span::new(start, i)));
@@ -198,9 +204,16 @@ impl P {
     }
     fn sym(&mut self, c: char) -> Result<Span, ParseError> {
         if self.is_sym(c) {
-            Ok(self.next().map(|t| t.1).unwrap_or_default())
-        } else {
-            self.err(format!("expected `{c}`{}", self.found()))
+            return Ok(self.next().map(|t| t.1).unwrap_or_default());
+        }
+        let message = format!("expected `{c}`{}", self.found());
+        match self.toks.get(self.i.wrapping_sub(1)) {
+            // A missing `;` belongs at the end of the statement, not on the next line.
+            Some((_, prev)) if c == ';' => Err(ParseError {
+                span: Span::new(prev.end, prev.end),
+                message,
+            }),
+            _ => self.err(message),
         }
     }
     fn found(&self) -> String {
@@ -270,7 +283,9 @@ impl P {
                     self.file.package = self.ident()?.0;
                     self.sym(';')?;
                 }
-                Tok::Ident(w) if ["import", "option", "service", "extend"].contains(&w.as_str()) => {
+                Tok::Ident(w)
+                    if ["import", "option", "service", "extend"].contains(&w.as_str()) =>
+                {
                     self.skip_statement()?
                 }
                 Tok::Ident(w) if w == "message" => self.message(None)?,

@@ -96,7 +96,8 @@ pub fn compare(old: &File, new: &File) -> Diff {
     for oe in &old.enums {
         let Some(ne) = new.enums.iter().find(|e| e.full == oe.full) else {
             let span = enclosing(new, old, oe.parent);
-            d.breaks.push(both(oe.full.clone(), "enum removed".into(), span));
+            d.breaks
+                .push(both(oe.full.clone(), "enum removed".into(), span));
             continue;
         };
         for (name, n, _) in &oe.values {
@@ -146,7 +147,11 @@ fn fields(old: &File, new: &File, om: &Message, nm: &Message, d: &mut Diff) {
         let n = of.number;
         if wire_class(&of.ty, old) != wire_class(&nf.ty, new) {
             let change = if of.name == nf.name {
-                format!("type of field {n} changed from {} to {}", short(&of.ty), short(&nf.ty))
+                format!(
+                    "type of field {n} changed from {} to {}",
+                    short(&of.ty),
+                    short(&nf.ty)
+                )
             } else {
                 format!(
                     "field number {n} reused: was `{} {}`, now `{} {}`",
@@ -169,7 +174,11 @@ fn fields(old: &File, new: &File, om: &Message, nm: &Message, d: &mut Diff) {
             let repeated = of.label == Label::Repeated || nf.label == Label::Repeated;
             let backward = repeated || nf.label == Label::Required;
             let forward = repeated || of.label == Label::Required;
-            let change = format!("label of field {n} changed from {} to {}", of.label.as_str(), nf.label.as_str());
+            let change = format!(
+                "label of field {n} changed from {} to {}",
+                of.label.as_str(),
+                nf.label.as_str()
+            );
             push(path(&nf.name), change, nf.span, backward, forward);
         }
         if of.oneof != nf.oneof
@@ -217,18 +226,31 @@ mod tests {
         );
         assert_eq!(d.breaks.len(), 1, "{:?}", d.breaks);
         assert_eq!(d.breaks[0].path, "A.phone");
-        assert_eq!(d.breaks[0].change, "field number 1 reused: was `string email`, now `int64 phone`");
+        assert_eq!(
+            d.breaks[0].change,
+            "field number 1 reused: was `string email`, now `int64 phone`"
+        );
         assert!(d.breaks[0].backward && d.breaks[0].forward);
     }
 
     #[test]
     fn removal_needs_reserved_and_rename_is_a_note() {
-        let d = diff("message A { string a = 1; string b = 2; }", "message A { string c = 1; }");
+        let d = diff(
+            "message A { string a = 1; string b = 2; }",
+            "message A { string c = 1; }",
+        );
         assert_eq!(d.breaks.len(), 1);
-        assert!(d.breaks[0].change.starts_with("field `b` = 2 removed without `reserved 2`"));
+        assert!(
+            d.breaks[0]
+                .change
+                .starts_with("field `b` = 2 removed without `reserved 2`")
+        );
         assert_eq!(d.notes.len(), 1);
         assert!(d.notes[0].contains("renamed from `a` to `c`"));
-        let ok = diff("message A { string a = 1; string b = 2; }", "message A { string a = 1; reserved 2; }");
+        let ok = diff(
+            "message A { string a = 1; string b = 2; }",
+            "message A { string a = 1; reserved 2; }",
+        );
         assert!(ok.breaks.is_empty());
         let reuse = diff("message A { reserved 2; }", "message A { bool b = 2; }");
         assert!(reuse.breaks[0].change.contains("reuses a reserved number"));
@@ -245,9 +267,19 @@ mod tests {
             .iter()
             .map(|b| (b.change.as_str(), b.backward, b.forward))
             .collect();
-        assert!(got.contains(&("label of field 1 changed from optional to required", true, false)));
+        assert!(got.contains(&(
+            "label of field 1 changed from optional to required",
+            true,
+            false
+        )));
         assert!(got.contains(&("required field `x` = 2 added", true, false)));
         assert!(got.contains(&("message removed", true, true)));
-        assert_eq!(d.breaks.iter().filter(|b| b.change == "message removed").count(), 2);
+        assert_eq!(
+            d.breaks
+                .iter()
+                .filter(|b| b.change == "message removed")
+                .count(),
+            2
+        );
     }
 }

@@ -71,7 +71,10 @@ fn boundary(ctx: &RuleCtx, c: &Contract, t: &Target, repo: Option<&Repo>, sink: 
         let against = if v.commit == repo.commit {
             format!("the base revision `{}`", repo.name)
         } else {
-            format!("the earlier version in {}", &v.commit[..v.commit.len().min(10)])
+            format!(
+                "the earlier version in {}",
+                &v.commit[..v.commit.len().min(10)]
+            )
         };
         match compat::compare(t.format, &v.text, &text, t.policy) {
             Ok(diff) => {
