@@ -93,3 +93,19 @@ fn refs_resolve_and_bad_refs_are_located() {
     assert_eq!(&text[e.span.start..e.span.end], "\"#/$defs/Nope\"");
     assert!(parse("[1]").is_err());
 }
+
+#[test]
+fn recursive_refs_terminate() {
+    let tree = r##"{"type":"object","properties":{"l":{"$ref":"#"},"r":{"$ref":"#"},"v":{"type":"string"}}}"##;
+    let tree2 = r##"{"type":"object","properties":{"l":{"$ref":"#"},"r":{"$ref":"#"},"v":{"type":"integer"}}}"##;
+    let d = diff(tree, tree2, Policy::Strict);
+    assert_eq!(
+        d,
+        [(
+            "v".into(),
+            "type changed from string to integer".into(),
+            true,
+            true
+        )]
+    );
+}

@@ -13,9 +13,11 @@ mod avro_check;
 pub mod git;
 pub mod json;
 pub mod jsonschema;
+mod jsonschema_object;
 pub mod prepare;
 pub mod proto;
 mod proto_check;
+mod proto_lex;
 
 pub use prepare::prepare;
 
@@ -214,6 +216,32 @@ pub fn compare(
             let o = proto::parse(old).map_err(|e| (true, e))?;
             let n = proto::parse(new).map_err(|e| (false, e))?;
             Ok(proto_check::compare(&o, &n))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bad input never panics: every prefix of real schemas, in every
+    /// format's parser and in the comparison against the whole file.
+    #[test]
+    fn truncated_files_never_panic() {
+        let samples = [
+            include_str!("../../examples/violations/schemas/order_confirmed.avsc"),
+            include_str!("../../examples/violations/schemas/payment_captured.json"),
+            "syntax = \"proto2\";\npackage a.b;\n/* c */ message M { required string s = 1 [x = \"é\"]; oneof o { int32 i = 2; } reserved 3 to max; enum E { A = 0; } }\n",
+        ];
+        let formats = [Format::Avro, Format::JsonSchema, Format::Protobuf];
+        for text in samples {
+            for (i, _) in text.char_indices() {
+                for f in formats {
+                    let _ = check_syntax(f, &text[..i]);
+                    let _ = compare(f, &text[..i], text, Policy::Strict);
+                    let _ = compare(f, text, &text[..i], Policy::Lenient);
+                }
+            }
         }
     }
 }
