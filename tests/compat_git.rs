@@ -396,7 +396,7 @@ fn a_schema_missing_at_base_is_new_and_bad_input_is_located() {
     assert!(
         got[0]
             .2
-            .starts_with("orders: cannot read this Avro schema: JSON syntax"),
+            .starts_with("orders: cannot read this Avro file: JSON syntax"),
         "{}",
         got[0].2
     );

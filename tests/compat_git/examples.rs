@@ -95,7 +95,7 @@ fn examples_violations_raise_ev053_against_their_earlier_schemas() {
     at(
         "schemas/stock_reserved.proto",
         9,
-        "cannot read this protobuf schema",
+        "cannot read this protobuf file",
     );
     assert_eq!(got.len(), 5, "{got:#?}");
 }
