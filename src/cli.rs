@@ -83,6 +83,9 @@ pub struct CheckArgs {
     /// Ignore inline `platcheck-ignore` comments (for audits).
     #[arg(long)]
     pub no_inline_suppressions: bool,
+    /// Compare payload schemas (EV053) with this git revision (branch, tag or commit).
+    #[arg(long, value_name = "GIT-REF")]
+    pub base: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -209,6 +212,7 @@ fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
         baseline: args.baseline.as_ref().map(abs),
         no_inline_suppressions: args.no_inline_suppressions,
         changed_since: args.changed_since.clone(),
+        base: args.base.clone(),
     }
 }
 

@@ -36,6 +36,8 @@ pub struct Outcome {
     pub settings: Settings,
     /// Every inline suppression met, with whether it matched.
     pub suppressions: Vec<suppress::Suppression>,
+    /// Run-level remarks that are not findings (see `Sink::notes`).
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -115,6 +117,7 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         }));
     }
     duplicate_names(&ws, &mut sink);
+    crate::compat::prepare(&mut ws, &settings, cwd, &mut sink)?;
 
     let ctx = RuleCtx {
         ws: &ws,
@@ -148,6 +151,8 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         sink.reports.extend(reports);
     }
 
+    let mut notes = std::mem::take(&mut sink.notes);
+    notes.dedup();
     let (mut findings, mut suppressed, suppressions) = finish(&ws, &settings, sink.reports);
     if let Some(path) = settings.baseline.clone() {
         let (baseline, text) = crate::baseline::read(&path).map_err(RunError::Usage)?;
@@ -195,6 +200,7 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         workspace: ws,
         settings,
         suppressions,
+        notes,
     })
 }
 

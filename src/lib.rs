@@ -7,6 +7,7 @@ pub mod baseline;
 pub mod catalog;
 pub mod changed;
 pub mod cli;
+pub mod compat;
 pub mod contracts;
 pub mod discover;
 pub mod emit;

@@ -72,6 +72,8 @@ pub struct Overrides {
     pub no_inline_suppressions: bool,
     /// Report only findings in files changed since this git ref.
     pub changed_since: Option<String>,
+    /// `--base <git-ref>`: the revision EV053 compares payload schemas with.
+    pub base: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -105,6 +107,8 @@ pub struct Settings {
     pub severities: BTreeMap<RuleId, Option<Severity>>,
     /// Problems in the config file (PC003, PC008), against file index 0.
     pub problems: Vec<Report>,
+    /// `--base <git-ref>` (EV053); `None` leaves schema compatibility unchecked.
+    pub base: Option<String>,
 }
 
 /// Errors that stop the run before any check (exit code 2).
@@ -150,6 +154,7 @@ impl Settings {
         }
         s.no_inline_suppressions = ov.no_inline_suppressions;
         s.changed_since = ov.changed_since.clone();
+        s.base.clone_from(&ov.base);
         Ok(s)
     }
 
@@ -184,6 +189,7 @@ impl Settings {
             },
             severities: BTreeMap::new(),
             problems: Vec::new(),
+            base: None,
         }
     }
 
