@@ -12,7 +12,8 @@ const CARDINALITY: &str = "/spec/sharding/key_cardinality";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for c in ctx.ws.clusters().filter(|c| is_sharded(c)) {
-        let key = str_at(c, "/spec/sharding/key").unwrap_or("the shard key");
+        let key =
+            str_at(c, "/spec/sharding/key").map_or("(not declared)".into(), |k| format!("`{k}`"));
         let Some(card) = node(c, CARDINALITY) else {
             continue;
         };
@@ -20,7 +21,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             sink.push(
                 c.report(RuleId::CL032, CARDINALITY)
                     .variant("low")
-                    .var("key", key),
+                    .var("key", &key),
             );
             continue;
         }
@@ -33,7 +34,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         if i128::from(distinct) < need {
             sink.push(
                 c.report(RuleId::CL032, CARDINALITY)
-                    .var("key", key)
+                    .var("key", &key)
                     .var("distinct", thousands(distinct.into()))
                     .var("shards", thousands(shards.into()))
                     .var("need", thousands(need)),

@@ -13,7 +13,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         };
         let max = i128::from(max);
         // Above the ceiling is CL090's error; this is the band (80%, 100%].
-        if b.total * 100 > max * 80 && b.total <= max && max > 0 {
+        if b.total <= max && b.total.saturating_mul(100) > max * 80 && max > 0 {
             sink.push(
                 c.report(RuleId::CL091, "/spec/connections/max")
                     .var("budget", thousands(b.total))
