@@ -50,8 +50,9 @@ fn fail_on_controls_the_exit_code() {
         &["check", "examples/violations", "--fail-on", "never"],
     );
     assert_eq!(never.status.code(), Some(0));
-    // PC003 is a warning: with --fail-on error a warning-only file passes.
-    let warn_only = "tests/fixtures/pc/PC003/bad.yaml";
+    // CL013 is a warning, and its bad fixture is an otherwise complete
+    // cluster: with --fail-on error a warning-only file passes.
+    let warn_only = "tests/fixtures/cl/CL013/bad.yaml";
     assert_eq!(
         platcheck(&root, &["check", warn_only]).status.code(),
         Some(0)

@@ -1,3 +1,4 @@
 //! One folder per rule family, one file per rule.
+pub mod cl;
 pub mod ev;
 pub mod pc;
