@@ -222,4 +222,89 @@ pub fn strings<'a>(node: Option<&'a Node>) -> Vec<&'a str> {
 }
 
 #[cfg(test)]
-mod tests;
+mod tests {
+    use super::*;
+    use crate::contracts::Kind;
+    use crate::contracts::yaml::parse_documents;
+    use crate::source::SourceFile;
+
+    fn boundary(spec: &str) -> Contract {
+        let text = format!("metadata:\n  name: b\nspec:\n{spec}");
+        let src = SourceFile::new("t.yaml", "t.yaml", &text);
+        let root = parse_documents(&src).unwrap().remove(0);
+        Contract {
+            file: 0,
+            kind: Kind::EventBoundary,
+            name: "b".into(),
+            root,
+        }
+    }
+
+    #[test]
+    fn consumers_effects_and_group_names() {
+        let c = boundary(
+            "  consumers:\n    - group: ledger\n      effects:\n        - {kind: db-local, class: money}\n    - effects:\n        - {kind: email, class: derived, irreversible: true}\n        - {kind: db-local, class: derived}\n",
+        );
+        let all = consumers(&c);
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[0].group(), "ledger");
+        assert_eq!(all[1].group(), "consumers[1]");
+        assert_eq!(all[1].ptr("/idempotency/key"), "/spec/consumers/1/idempotency/key");
+        assert!(all[0].has_critical_effect() && !all[0].has_cross_system_effect());
+        // An irreversible effect outside the database counts as critical.
+        assert!(all[1].has_critical_effect() && all[1].has_cross_system_effect());
+        let e: Vec<String> = all[1].effects().map(|e| e.base).collect();
+        assert_eq!(e, ["/spec/consumers/1/effects/0", "/spec/consumers/1/effects/1"]);
+    }
+
+    #[test]
+    fn absent_or_malformed_consumers_are_empty() {
+        assert!(consumers(&boundary("  delivery: at-least-once\n")).is_empty());
+        assert!(consumers(&boundary("  consumers: nope\n")).is_empty());
+        let c = boundary("  consumers:\n    - group: g\n      effects: 3\n");
+        assert_eq!(consumers(&c)[0].effects().count(), 0);
+    }
+
+    #[test]
+    fn delivery_defaults_to_redelivering() {
+        assert!(redelivers(&boundary("  shape: event\n")));
+        assert!(redelivers(&boundary("  delivery: exactly-once\n")));
+        assert!(!redelivers(&boundary("  delivery: at-most-once\n")));
+        assert!(partitioned_log(Some("nats-jetstream")) && !partition_assigned(Some("nats-jetstream")));
+        assert!(!partitioned_log(Some("rabbitmq")) && !partitioned_log(None));
+    }
+
+    #[test]
+    fn durations_compare_or_report_calendar_units() {
+        let c = boundary("  redelivery:\n    max_interval: 1d\n  replay_window: 1mo\n  w: 36h\n");
+        let mut sink = Sink::default();
+        assert_eq!(
+            compare(&c, "/spec/w", "/spec/redelivery/max_interval", &mut sink),
+            Some(Ordering::Greater)
+        );
+        assert!(sink.reports.is_empty());
+        assert_eq!(compare(&c, "/spec/w", "/spec/replay_window", &mut sink), None);
+        assert_eq!(sink.reports.len(), 1);
+        let r = &sink.reports[0];
+        assert_eq!((r.rule, r.variant), (RuleId::PC005, Some("calendar")));
+        assert_eq!(r.pointer.as_deref(), Some("/spec/replay_window"));
+        assert!(r.vars.contains(&("calendar", "1mo".to_string())));
+        // Absent values are not compared and not reported.
+        assert_eq!(compare(&c, "/spec/w", "/spec/nope", &mut sink), None);
+        assert_eq!(compare_with(&c, "/spec/w", "30s", &mut sink), Some(Ordering::Greater));
+        assert_eq!(compare_with(&c, "/spec/replay_window", "30s", &mut sink), None);
+        assert_eq!(sink.reports.len(), 2);
+    }
+
+    #[test]
+    fn message_helpers() {
+        assert_eq!(and_list(&["a"]), "a");
+        assert_eq!(and_list(&["a", "b", "c"]), "a, b and c");
+        assert_eq!(and_list(&[] as &[&str]), "");
+        let c = boundary("  flag: false\n  list: [x, 1, y]\n");
+        assert_eq!(written(c.get("/spec/flag")), "false");
+        assert_eq!(written(c.get("/spec/missing")), "not declared");
+        assert_eq!(strings(c.get("/spec/list")), ["x", "y"]);
+        assert!(!is_true(&c, "/spec/flag"));
+    }
+}
