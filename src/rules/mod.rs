@@ -1,4 +1,4 @@
 //! One folder per rule family, one file per rule.
-pub mod pc;
 pub mod ev;
+pub mod pc;
 pub mod xr;

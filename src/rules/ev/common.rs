@@ -1,9 +1,9 @@
 //! Shared vocabulary of the EV and XR rules: how a boundary's consumers,
 //! effects and durations are read, so every rule judges them the same way.
 use crate::catalog::RuleId;
-use crate::contracts::{Contract, leaf};
 use crate::contracts::units::Duration;
 use crate::contracts::yaml::Node;
+use crate::contracts::{Contract, leaf};
 use crate::emit::Sink;
 use std::cmp::Ordering;
 
@@ -107,7 +107,8 @@ impl<'a> Consumer<'a> {
         })
     }
     pub fn has_cross_system_effect(&self) -> bool {
-        self.effects().any(|e| e.kind().is_some_and(is_cross_system))
+        self.effects()
+            .any(|e| e.kind().is_some_and(is_cross_system))
     }
     /// Whether losing or repeating an effect of this consumer does harm:
     /// a critical class, or an irreversible effect outside the database.
@@ -167,7 +168,14 @@ pub fn compare(c: &Contract, left: &str, right: &str, sink: &mut Sink) -> Option
     if ord.is_none() {
         let at = if l.is_calendar() { left } else { right };
         let cal = if l.is_calendar() { l } else { r };
-        calendar(c, at, format!("{} ({l})", leaf(left)), format!("{} ({r})", leaf(right)), cal, sink);
+        calendar(
+            c,
+            at,
+            format!("{} ({l})", leaf(left)),
+            format!("{} ({r})", leaf(right)),
+            cal,
+            sink,
+        );
     }
     ord
 }
@@ -207,14 +215,17 @@ pub fn and_list(items: &[impl AsRef<str>]) -> String {
         [one] => one.as_ref().to_string(),
         [init @ .., last] => format!(
             "{} and {}",
-            init.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(", "),
+            init.iter()
+                .map(AsRef::as_ref)
+                .collect::<Vec<_>>()
+                .join(", "),
             last.as_ref()
         ),
     }
 }
 
 /// The strings of a sequence at `pointer` (non-strings are skipped).
-pub fn strings<'a>(node: Option<&'a Node>) -> Vec<&'a str> {
+pub fn strings(node: Option<&Node>) -> Vec<&str> {
     node.map_or(&[][..], Node::as_seq)
         .iter()
         .filter_map(Node::as_str)
@@ -249,12 +260,18 @@ mod tests {
         assert_eq!(all.len(), 2);
         assert_eq!(all[0].group(), "ledger");
         assert_eq!(all[1].group(), "consumers[1]");
-        assert_eq!(all[1].ptr("/idempotency/key"), "/spec/consumers/1/idempotency/key");
+        assert_eq!(
+            all[1].ptr("/idempotency/key"),
+            "/spec/consumers/1/idempotency/key"
+        );
         assert!(all[0].has_critical_effect() && !all[0].has_cross_system_effect());
         // An irreversible effect outside the database counts as critical.
         assert!(all[1].has_critical_effect() && all[1].has_cross_system_effect());
         let e: Vec<String> = all[1].effects().map(|e| e.base).collect();
-        assert_eq!(e, ["/spec/consumers/1/effects/0", "/spec/consumers/1/effects/1"]);
+        assert_eq!(
+            e,
+            ["/spec/consumers/1/effects/0", "/spec/consumers/1/effects/1"]
+        );
     }
 
     #[test]
@@ -270,7 +287,9 @@ mod tests {
         assert!(redelivers(&boundary("  shape: event\n")));
         assert!(redelivers(&boundary("  delivery: exactly-once\n")));
         assert!(!redelivers(&boundary("  delivery: at-most-once\n")));
-        assert!(partitioned_log(Some("nats-jetstream")) && !partition_assigned(Some("nats-jetstream")));
+        assert!(
+            partitioned_log(Some("nats-jetstream")) && !partition_assigned(Some("nats-jetstream"))
+        );
         assert!(!partitioned_log(Some("rabbitmq")) && !partitioned_log(None));
     }
 
@@ -283,7 +302,10 @@ mod tests {
             Some(Ordering::Greater)
         );
         assert!(sink.reports.is_empty());
-        assert_eq!(compare(&c, "/spec/w", "/spec/replay_window", &mut sink), None);
+        assert_eq!(
+            compare(&c, "/spec/w", "/spec/replay_window", &mut sink),
+            None
+        );
         assert_eq!(sink.reports.len(), 1);
         let r = &sink.reports[0];
         assert_eq!((r.rule, r.variant), (RuleId::PC005, Some("calendar")));
@@ -291,8 +313,14 @@ mod tests {
         assert!(r.vars.contains(&("calendar", "1mo".to_string())));
         // Absent values are not compared and not reported.
         assert_eq!(compare(&c, "/spec/w", "/spec/nope", &mut sink), None);
-        assert_eq!(compare_with(&c, "/spec/w", "30s", &mut sink), Some(Ordering::Greater));
-        assert_eq!(compare_with(&c, "/spec/replay_window", "30s", &mut sink), None);
+        assert_eq!(
+            compare_with(&c, "/spec/w", "30s", &mut sink),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(
+            compare_with(&c, "/spec/replay_window", "30s", &mut sink),
+            None
+        );
         assert_eq!(sink.reports.len(), 2);
     }
 

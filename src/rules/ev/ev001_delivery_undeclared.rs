@@ -6,7 +6,10 @@ use crate::registry::RuleCtx;
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for c in ctx.ws.boundaries() {
         if c.get("/spec/delivery").is_none() {
-            sink.push(c.report(RuleId::EV001, "/spec/delivery").var("boundary", &c.name));
+            sink.push(
+                c.report(RuleId::EV001, "/spec/delivery")
+                    .var("boundary", &c.name),
+            );
         }
     }
 }

@@ -1,7 +1,7 @@
 //! EV003: at-most-once is acceptable only with (a) a repair path, (b) a
 //! documented freshness SLA and (c) an alerted repair path.
-use crate::catalog::RuleId;
 use super::common::written;
+use crate::catalog::RuleId;
 use crate::contracts::yaml::Node;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -13,7 +13,10 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         }
         let b = || c.name.as_str();
         if c.get("/spec/at_most_once/repair").is_none() {
-            sink.push(c.report(RuleId::EV003, "/spec/at_most_once/repair").var("boundary", b()));
+            sink.push(
+                c.report(RuleId::EV003, "/spec/at_most_once/repair")
+                    .var("boundary", b()),
+            );
         }
         if c.get("/spec/at_most_once/freshness_sla").is_none() {
             sink.push(

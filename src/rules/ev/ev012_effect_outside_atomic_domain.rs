@@ -12,8 +12,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         // A publish made by the broker's transactional producer, in the same
         // transaction as the offset, is inside the atomic domain (handbook
         // §3.5, consume-transform-produce); every other cross-system effect is not.
-        let broker_tx =
-            text(c, "/spec/exactly_once/atomic_commit") == Some("broker-transactions");
+        let broker_tx = text(c, "/spec/exactly_once/atomic_commit") == Some("broker-transactions");
         for consumer in consumers(c) {
             for effect in consumer.effects() {
                 let Some(kind) = effect.kind().filter(|k| is_cross_system(k)) else {

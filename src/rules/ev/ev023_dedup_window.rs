@@ -1,8 +1,8 @@
 //! EV023: the dedup window must outlast both the broker's longest redelivery
 //! interval and the longest replay the consumers must survive.
 use super::common::{compare, consumers, duration, written};
-use crate::contracts::units::Duration;
 use crate::catalog::RuleId;
+use crate::contracts::units::Duration;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
 use std::cmp::Ordering;

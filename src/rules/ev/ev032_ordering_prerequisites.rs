@@ -18,16 +18,61 @@ const O: &str = "/spec/producer/outbox";
 
 /// (strategy, pointer under the outbox, need, template variant)
 const PREREQUISITES: &[(&str, &str, Need, &str)] = &[
-    ("hash-routed", "/ordering/route_by", Need::Is("partition-key"), "route_by"),
-    ("hash-routed", "/ordering/epoch_fencing", Need::True, "epoch_fencing"),
-    ("hash-routed", "/ordering/drain_on_rebalance", Need::True, "drain"),
-    ("advisory-lease", "/ordering/lease_ttl", Need::Present, "lease_ttl"),
-    ("advisory-lease", "/ordering/lease_renewal", Need::True, "renewal"),
-    ("advisory-lease", "/ordering/fencing_token", Need::True, "fencing_token"),
-    ("advisory-lease", "/ordering/stale_lock_recovery", Need::True, "stale_lock"),
+    (
+        "hash-routed",
+        "/ordering/route_by",
+        Need::Is("partition-key"),
+        "route_by",
+    ),
+    (
+        "hash-routed",
+        "/ordering/epoch_fencing",
+        Need::True,
+        "epoch_fencing",
+    ),
+    (
+        "hash-routed",
+        "/ordering/drain_on_rebalance",
+        Need::True,
+        "drain",
+    ),
+    (
+        "advisory-lease",
+        "/ordering/lease_ttl",
+        Need::Present,
+        "lease_ttl",
+    ),
+    (
+        "advisory-lease",
+        "/ordering/lease_renewal",
+        Need::True,
+        "renewal",
+    ),
+    (
+        "advisory-lease",
+        "/ordering/fencing_token",
+        Need::True,
+        "fencing_token",
+    ),
+    (
+        "advisory-lease",
+        "/ordering/stale_lock_recovery",
+        Need::True,
+        "stale_lock",
+    ),
     ("refuse-newer", "/abandoned_status", Need::True, "abandoned"),
-    ("refuse-newer", "/alert_on_abandon", Need::True, "abandon_alert"),
-    ("refuse-newer", "/ordering/cross_key_policy", Need::Is("independent"), "cross_key"),
+    (
+        "refuse-newer",
+        "/alert_on_abandon",
+        Need::True,
+        "abandon_alert",
+    ),
+    (
+        "refuse-newer",
+        "/ordering/cross_key_policy",
+        Need::Is("independent"),
+        "cross_key",
+    ),
 ];
 
 fn met(c: &Contract, pointer: &str, need: &Need) -> bool {

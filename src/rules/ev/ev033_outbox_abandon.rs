@@ -14,7 +14,11 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             continue;
         }
         let pieces = [
-            ("/spec/producer/outbox/max_publish_failures", "max_failures", false),
+            (
+                "/spec/producer/outbox/max_publish_failures",
+                "max_failures",
+                false,
+            ),
             ("/spec/producer/outbox/abandoned_status", "abandoned", true),
             ("/spec/producer/outbox/alert_on_abandon", "alert", true),
         ];

@@ -7,8 +7,7 @@ use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for c in ctx.ws.boundaries() {
-        if broker_kind(c) != Some("kafka") || c.get("/spec/ordering/repartition_plan").is_some()
-        {
+        if broker_kind(c) != Some("kafka") || c.get("/spec/ordering/repartition_plan").is_some() {
             continue;
         }
         sink.push(

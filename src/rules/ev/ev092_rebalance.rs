@@ -14,7 +14,11 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         }
         for consumer in consumers(c) {
             let missing = [
-                ("/rebalance/stop_fetch", "stop_fetch", consumer.is_true("/rebalance/stop_fetch")),
+                (
+                    "/rebalance/stop_fetch",
+                    "stop_fetch",
+                    consumer.is_true("/rebalance/stop_fetch"),
+                ),
                 (
                     "/rebalance/drain_deadline",
                     "drain",

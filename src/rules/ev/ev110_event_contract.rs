@@ -40,10 +40,9 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         if c.get("/spec/version").is_none() {
             sink.push(report("/spec/version", "version"));
         }
-        let keyed = groups.iter().any(|k| {
-            k.text("/idempotency/key")
-                .is_some_and(|key| key != "none")
-        });
+        let keyed = groups
+            .iter()
+            .any(|k| k.text("/idempotency/key").is_some_and(|key| key != "none"));
         if !groups.is_empty() && !keyed {
             sink.push(report("/spec/consumers", "event_id"));
         }

@@ -13,12 +13,10 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         };
         let words = words(name);
         let variant = match shape {
-            "event" if !words.iter().any(|w| is_past(w)) => {
-                match words.iter().find(|w| is_imperative(w)) {
-                    Some(verb) => Some(("event_imperative", verb.clone())),
-                    None => None,
-                }
-            }
+            "event" if !words.iter().any(|w| is_past(w)) => words
+                .iter()
+                .find(|w| is_imperative(w))
+                .map(|verb| ("event_imperative", verb.clone())),
             "command" => words
                 .iter()
                 .find(|w| is_past(w))
@@ -64,20 +62,101 @@ pub fn words(name: &str) -> Vec<String> {
 
 /// Irregular past participles common in event names.
 const IRREGULAR_PAST: &[&str] = &[
-    "paid", "sent", "sold", "built", "made", "held", "lost", "won", "bought", "caught", "found",
-    "left", "kept", "met", "spent", "begun", "done", "drawn", "given", "known", "seen", "shown",
-    "taken", "thrown", "written", "chosen", "frozen", "broken", "withdrawn", "rebuilt", "undone",
+    "paid",
+    "sent",
+    "sold",
+    "built",
+    "made",
+    "held",
+    "lost",
+    "won",
+    "bought",
+    "caught",
+    "found",
+    "left",
+    "kept",
+    "met",
+    "spent",
+    "begun",
+    "done",
+    "drawn",
+    "given",
+    "known",
+    "seen",
+    "shown",
+    "taken",
+    "thrown",
+    "written",
+    "chosen",
+    "frozen",
+    "broken",
+    "withdrawn",
+    "rebuilt",
+    "undone",
 ];
 
 /// Verbs commands are usually named with.
 const COMMAND_VERBS: &[&str] = &[
-    "create", "update", "delete", "remove", "cancel", "confirm", "capture", "charge", "refund",
-    "send", "ship", "approve", "reject", "reserve", "release", "register", "submit", "process",
-    "start", "stop", "pay", "issue", "notify", "sync", "import", "export", "publish", "schedule",
-    "assign", "close", "open", "archive", "restore", "reset", "activate", "deactivate", "enable",
-    "disable", "retry", "apply", "authorize", "authorise", "settle", "transfer", "book",
-    "allocate", "calculate", "generate", "validate", "verify", "rebuild", "reindex",
-    "invalidate", "place", "add", "request", "execute", "run", "trigger", "provision",
+    "create",
+    "update",
+    "delete",
+    "remove",
+    "cancel",
+    "confirm",
+    "capture",
+    "charge",
+    "refund",
+    "send",
+    "ship",
+    "approve",
+    "reject",
+    "reserve",
+    "release",
+    "register",
+    "submit",
+    "process",
+    "start",
+    "stop",
+    "pay",
+    "issue",
+    "notify",
+    "sync",
+    "import",
+    "export",
+    "publish",
+    "schedule",
+    "assign",
+    "close",
+    "open",
+    "archive",
+    "restore",
+    "reset",
+    "activate",
+    "deactivate",
+    "enable",
+    "disable",
+    "retry",
+    "apply",
+    "authorize",
+    "authorise",
+    "settle",
+    "transfer",
+    "book",
+    "allocate",
+    "calculate",
+    "generate",
+    "validate",
+    "verify",
+    "rebuild",
+    "reindex",
+    "invalidate",
+    "place",
+    "add",
+    "request",
+    "execute",
+    "run",
+    "trigger",
+    "provision",
 ];
 
 pub fn is_past(word: &str) -> bool {

@@ -23,8 +23,12 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         if c.get("/spec/producer/idempotent").and_then(Node::as_bool) != Some(true) {
             sink.push(report("/spec/producer/idempotent", "idempotent"));
         }
-        let rf = c.get("/spec/broker/replication_factor").and_then(Node::as_i64);
-        let isr = c.get("/spec/broker/min_insync_replicas").and_then(Node::as_i64);
+        let rf = c
+            .get("/spec/broker/replication_factor")
+            .and_then(Node::as_i64);
+        let isr = c
+            .get("/spec/broker/min_insync_replicas")
+            .and_then(Node::as_i64);
         if let Some(rf) = rf.filter(|rf| *rf >= 3)
             && isr.is_none_or(|n| n < 2)
         {

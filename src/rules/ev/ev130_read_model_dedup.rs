@@ -18,7 +18,9 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                     .var("group", consumer.group())
                     .var(
                         "projection",
-                        consumer.text("/read_model/projection").unwrap_or("(unnamed)"),
+                        consumer
+                            .text("/read_model/projection")
+                            .unwrap_or("(unnamed)"),
                     )
                     .var("value", written(consumer.get(rel)))
             };
@@ -28,8 +30,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                     if consumer.get("/read_model/version_field").is_none() {
                         sink.push(report("/read_model/version_field", "version_field"));
                     }
-                    if !ordering_required(c) || text(c, "/spec/ordering/partition_key").is_none()
-                    {
+                    if !ordering_required(c) || text(c, "/spec/ordering/partition_key").is_none() {
                         sink.push(report("/read_model/dedup", "ordering"));
                     }
                 }

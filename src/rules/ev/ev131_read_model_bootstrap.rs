@@ -17,7 +17,9 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                     .var("group", consumer.group())
                     .var(
                         "projection",
-                        consumer.text("/read_model/projection").unwrap_or("(unnamed)"),
+                        consumer
+                            .text("/read_model/projection")
+                            .unwrap_or("(unnamed)"),
                     )
             };
             if !consumer.is_true("/read_model/bootstrap_rebuild") {

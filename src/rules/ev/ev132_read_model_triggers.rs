@@ -14,7 +14,9 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                         .var("group", consumer.group())
                         .var(
                             "projection",
-                            consumer.text("/read_model/projection").unwrap_or("(unnamed)"),
+                            consumer
+                                .text("/read_model/projection")
+                                .unwrap_or("(unnamed)"),
                         ),
                 );
             }

@@ -14,8 +14,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         let Some(cluster) = text(c, pointer).and_then(|n| ctx.ws.find(Kind::Cluster, n)) else {
             continue;
         };
-        let Some(rpo) = text(cluster, "/spec/ha/rpo").and_then(|r| Duration::parse(r).ok())
-        else {
+        let Some(rpo) = text(cluster, "/spec/ha/rpo").and_then(|r| Duration::parse(r).ok()) else {
             continue;
         };
         if rpo.is_zero() {
