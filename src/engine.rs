@@ -123,7 +123,7 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         ws: &ws,
         settings: &settings,
     };
-    let per_rule: Vec<Vec<Report>> = registry::entries()
+    let per_rule: Vec<Sink> = registry::entries()
         .par_iter()
         .filter(|e| settings.severity(e.id).is_some())
         .filter_map(|e| match e.check {
@@ -135,20 +135,24 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
             let result =
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&ctx, &mut local)));
             match result {
-                Ok(()) => local.reports,
+                Ok(()) => local,
                 // One broken rule must not take the run down: report it and go on.
-                Err(payload) if !ws.files.is_empty() => {
-                    vec![Report::new(RuleId::PC000, 0, Span::empty(0)).var(
-                        "detail",
-                        format!("rule {id} failed: {}", panic_text(&payload)),
-                    )]
+                Err(payload) => {
+                    let mut failed = Sink::default();
+                    if !ws.files.is_empty() {
+                        failed.push(Report::new(RuleId::PC000, 0, Span::empty(0)).var(
+                            "detail",
+                            format!("rule {id} failed: {}", panic_text(&payload)),
+                        ));
+                    }
+                    failed
                 }
-                Err(_) => Vec::new(),
             }
         })
         .collect();
-    for reports in per_rule {
-        sink.reports.extend(reports);
+    for mut local in per_rule {
+        sink.reports.append(&mut local.reports);
+        sink.notes.append(&mut local.notes);
     }
 
     let mut notes = std::mem::take(&mut sink.notes);

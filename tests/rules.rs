@@ -54,7 +54,10 @@ fn every_rule_fires_on_bad_and_not_on_good() {
             );
         }
         let rendered = common::human(&outcome);
-        let without_summary = rendered.trim_end().rsplit_once('\n').map_or("", |(body, _)| body);
+        let without_summary = rendered
+            .trim_end()
+            .rsplit_once('\n')
+            .map_or("", |(body, _)| body);
         insta::assert_snapshot!(format!("{rule}_bad"), without_summary);
 
         let good = fixture(rule, "good");

@@ -2,3 +2,4 @@
 pub mod cl;
 pub mod ev;
 pub mod pc;
+pub mod xr;
