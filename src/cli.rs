@@ -75,6 +75,8 @@ pub struct CheckArgs {
 pub enum Command {
     /// Check contracts, migrations and docs (the default command).
     Check(CheckArgs),
+    /// Run the documents' mirrored-section grep gate: prints what their own awk | grep -nE prints, exits 1 on any hit.
+    Gate(CheckArgs),
     /// Print a rule's documentation.
     Rule {
         /// Rule id (CL011) or name (rpo-zero-with-async-replication).
@@ -104,6 +106,8 @@ pub enum Output {
     Check { text: String, outcome: Box<Outcome> },
     /// Plain text for stdout (exit 0).
     Text(String),
+    /// `platcheck gate`: grep-style hits (exit 1 when any, 2 on errors).
+    Gate(crate::mirror::gate_cmd::GateRun),
 }
 
 /// Errors that end the run with exit code 2.
@@ -123,6 +127,11 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     match cli.command {
         None => check(&g, &cli.check.paths, cwd),
         Some(Command::Check(args)) => check(&g, &args.paths, cwd),
+        Some(Command::Gate(args)) => {
+            crate::mirror::gate_cmd::run(&args.paths, cwd, &overrides(&g, cwd))
+                .map(Output::Gate)
+                .map_err(CliError)
+        }
         Some(Command::Rule { id }) => rule_doc(&id).map(Output::Text),
         Some(Command::Rules) => Ok(Output::Text(rules_table())),
         Some(Command::Schema { kind }) => {
@@ -138,8 +147,8 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     }
 }
 
-fn check(g: &Global, paths: &[PathBuf], cwd: &Path) -> Result<Output, CliError> {
-    let overrides = Overrides {
+fn overrides(g: &Global, cwd: &Path) -> Overrides {
+    Overrides {
         config: g.config.as_ref().map(|p| {
             if p.is_absolute() {
                 p.clone()
@@ -154,8 +163,11 @@ fn check(g: &Global, paths: &[PathBuf], cwd: &Path) -> Result<Output, CliError> 
             FailOnArg::Notice => FailOn::Notice,
             FailOnArg::Never => FailOn::Never,
         }),
-    };
-    let outcome = engine::run(paths, cwd, &overrides)?;
+    }
+}
+
+fn check(g: &Global, paths: &[PathBuf], cwd: &Path) -> Result<Output, CliError> {
+    let outcome = engine::run(paths, cwd, &overrides(g, cwd))?;
     let text = match g.format {
         Format::Json => output::json::render(&outcome),
         Format::Human => human::render(
