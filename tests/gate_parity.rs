@@ -249,3 +249,23 @@ fn gate_command_exit_codes_and_multi_file_headers() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn markdown_suppression_silences_mr001_on_the_next_line() {
+    let bad = Path::new("tests/fixtures/mr/MR001/bad/bad.md");
+    let outcome = common::check(&[bad]);
+    let lines: Vec<usize> = outcome
+        .findings
+        .iter()
+        .filter(|f| f.rule == RuleId::MR001)
+        .map(|f| f.line)
+        .collect();
+    // Line 11 (`goroutine`) follows `<!-- platcheck-ignore MR001: … -->`.
+    assert_eq!(lines, vec![6]);
+    assert_eq!(outcome.summary.suppressed, 1);
+    assert!(outcome.findings.iter().all(|f| f.rule != RuleId::PC010));
+    // The gate is the raw grep view: it still prints the suppressed line.
+    let run = gate_cmd::run(&[common::root().join(bad)], &common::root(), &Overrides::default())
+        .unwrap();
+    assert_eq!(lines_of(&run.text), BTreeSet::from([6, 11]));
+}

@@ -20,8 +20,8 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             let others: Vec<String> = seen[1..].iter().map(|m| m.0.to_string()).collect();
             let more = match others.len() {
                 0 => String::new(),
-                n if n <= 8 => format!("; also lines {}", others.join(", ")),
-                n => format!("; also lines {} and {} more", others[..8].join(", "), n - 8),
+                n if n <= 8 => format!("; also on line(s) {}", others.join(", ")),
+                n => format!("; also on lines {} and {} more", others[..8].join(", "), n - 8),
             };
             sink.push(
                 Report::new(RuleId::MR006, g.file, Span::new(start, end))
