@@ -137,8 +137,7 @@ pub fn read(root: Option<&Node>) -> (Vec<Gate>, Vec<Report>) {
 
 fn first_line(s: &str) -> String {
     s.lines()
-        .filter(|l| !l.trim().is_empty())
-        .last()
+        .rfind(|l| !l.trim().is_empty())
         .unwrap_or(s)
         .trim()
         .to_string()

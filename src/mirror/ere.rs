@@ -59,8 +59,7 @@ impl Parser<'_> {
 
     fn branch(&mut self, depth: usize) -> Result<String, String> {
         let mut pieces: Vec<Piece> = Vec::new();
-        loop {
-            let Some(&c) = self.chars.peek() else { break };
+        while let Some(&c) = self.chars.peek() {
             match c {
                 '|' => break,
                 ')' if depth > 0 => break,

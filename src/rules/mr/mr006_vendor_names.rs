@@ -21,7 +21,11 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             let more = match others.len() {
                 0 => String::new(),
                 n if n <= 8 => format!("; also on line(s) {}", others.join(", ")),
-                n => format!("; also on lines {} and {} more", others[..8].join(", "), n - 8),
+                n => format!(
+                    "; also on lines {} and {} more",
+                    others[..8].join(", "),
+                    n - 8
+                ),
             };
             sink.push(
                 Report::new(RuleId::MR006, g.file, Span::new(start, end))
