@@ -279,3 +279,92 @@ fn markdown_suppression_silences_mr001_on_the_next_line() {
     .unwrap();
     assert_eq!(lines_of(&run.text), BTreeSet::from([6, 11]));
 }
+
+/// The translation itself, beyond the documents' tokens: random EREs over a
+/// small alphabet against a fixed corpus, grep -E deciding.
+#[test]
+fn random_eres_match_the_lines_grep_matches() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = "ab\na.b\n(ab)\n[x]\nab{2}\né_a\nx ab y\nsql.DB\n*sql.DB\nmysql.DB\n\nA-B\na|b\n";
+    std::fs::write(tmp.path().join("corpus.txt"), corpus).unwrap();
+    let atoms = [
+        "a",
+        "b",
+        ".",
+        "\\.",
+        "[ab]",
+        "[^a]",
+        "[[:alnum:]_]",
+        "[[:punct:]]",
+        "\\b",
+        "\\<",
+        "\\>",
+        "\\w",
+        "é",
+        "sql",
+        "-",
+        "^",
+        "$",
+        "(a|b)",
+        "(^|[^[:alnum:]_])",
+        "{",
+        "(",
+        ")",
+        "[",
+        "\\2",
+        "[[:nope:]]",
+    ];
+    let quants = ["*", "+", "?", "{2}", "{1,}", "{,2}", "{3,1}"];
+    let mut rng = Rng(0x0bad_cafe_1234);
+    let (mut compared, mut rejected) = (0, 0);
+    for _ in 0..800 {
+        let mut ere = String::new();
+        for _ in 0..1 + rng.below(5) {
+            ere.push_str(atoms[rng.below(atoms.len())]);
+            if rng.below(3) == 0 {
+                ere.push_str(quants[rng.below(quants.len())]);
+            }
+            if rng.below(8) == 0 {
+                ere.push('|');
+            }
+        }
+        let out = Command::new("grep")
+            .args(["-nE", "--", &ere, "corpus.txt"])
+            .current_dir(tmp.path())
+            .env("LC_ALL", "C.UTF-8")
+            .output()
+            .unwrap();
+        let ours = platcheck::mirror::ere::compile(&ere);
+        if out.status.code() == Some(2) {
+            assert!(
+                ours.is_err(),
+                "grep rejects `{ere}` but platcheck accepts it"
+            );
+            rejected += 1;
+            continue;
+        }
+        // The documented refusals: quantifiers repeating nothing or an anchor.
+        if ours.as_ref().is_err_and(|e| {
+            ["after an anchor", "repeats nothing", "ambiguous"]
+                .iter()
+                .any(|r| e.contains(r))
+        }) {
+            continue;
+        }
+        let re = ours.unwrap_or_else(|e| panic!("grep accepts `{ere}`, platcheck: {e}"));
+        let want = lines_of(&String::from_utf8(out.stdout).unwrap());
+        let got: BTreeSet<usize> = corpus
+            .split('\n')
+            .enumerate()
+            .take(corpus.lines().count())
+            .filter(|(_, l)| re.is_match(l))
+            .map(|(i, _)| i + 1)
+            .collect();
+        assert_eq!(got, want, "ERE `{ere}`");
+        compared += 1;
+    }
+    assert!(
+        compared >= 300 && rejected >= 50,
+        "{compared} compared, {rejected} rejected"
+    );
+}

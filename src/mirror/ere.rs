@@ -4,11 +4,13 @@
 //! The gate only needs line-level matching plus the column of the first hit;
 //! the leftmost starting position is the same under POSIX leftmost-longest
 //! and Rust's leftmost-first, so a faithful translation of the pattern is
-//! enough. Where GNU grep is lenient (a `*` at the start of an expression is
-//! ignored, a `{` that does not open a valid interval is a literal, an
+//! enough. Where GNU grep is lenient (a `)` without its `(` is a literal,
+//! a `{` that does not open a valid interval is a literal, an
 //! unknown `\x` escape is the letter `x`) the translation is equally lenient;
-//! where grep rejects a pattern we reject it with grep's reason. The one
-//! construct GNU grep accepts that we cannot follow is a backreference.
+//! where grep rejects a pattern we reject it with grep's reason. Refused
+//! although GNU grep accepts them: backreferences (no backtracking here), and
+//! quantifiers that repeat nothing or an anchor (`*a`, `\b*`, `^+`), which
+//! grep warns about and then reads inconsistently.
 use regex::{Regex, RegexBuilder};
 use std::iter::Peekable;
 use std::str::Chars;
@@ -43,9 +45,11 @@ struct Parser<'a> {
 struct Piece {
     text: String,
     quantified: bool,
-    /// `^` at the start of a branch: a quantifier after it is a no-op, as in grep.
-    leading_anchor: bool,
+    /// A zero-width assertion (`\b`, `\<`, `$`, …).
+    assertion: bool,
 }
+
+const REPEATED_ANCHOR: &str = "a quantifier after an anchor (`\\b*`, `$+`, `\\<{2}`) has no portable meaning (GNU grep reads it inconsistently); drop the quantifier";
 
 impl Parser<'_> {
     fn alternation(&mut self, depth: usize) -> Result<String, String> {
@@ -65,19 +69,31 @@ impl Parser<'_> {
                 ')' if depth > 0 => break,
                 '*' | '+' | '?' => {
                     self.chars.next();
-                    self.quantify(&mut pieces, c.to_string());
+                    self.quantify(&mut pieces, c.to_string())?;
+                }
+                // A `{` opening an expression is a literal to POSIX but GNU
+                // grep drops it before some bracket expressions: refused.
+                '{' if pieces.is_empty() => {
+                    return Err(
+                        "`{` at the start of an expression is ambiguous in GNU grep; escape it as `\\{`"
+                            .into(),
+                    );
                 }
                 '{' => {
                     self.chars.next();
-                    match self.interval()? {
-                        Some(q) => self.quantify(&mut pieces, q),
-                        None => pieces.push(literal('{')),
+                    match self.interval() {
+                        Ok(Some(q)) => self.quantify(&mut pieces, q)?,
+                        Ok(None) => pieces.push(literal('{')),
+                        // An interval on nothing or on an anchor is refused
+                        // for that reason first, whatever its bounds.
+                        Err(e) => {
+                            self.quantify(&mut pieces, "{…}".into())?;
+                            return Err(e);
+                        }
                     }
                 }
                 _ => {
-                    let start = pieces.is_empty();
-                    let mut piece = self.atom(depth)?;
-                    piece.leading_anchor = start && piece.text == "^";
+                    let piece = self.atom(depth)?;
                     pieces.push(piece);
                 }
             }
@@ -85,15 +101,17 @@ impl Parser<'_> {
         Ok(pieces.into_iter().map(|p| p.text).collect())
     }
 
-    /// Applies a quantifier to the last piece. With nothing to repeat (start
-    /// of an expression, or right after a leading `^`) GNU grep warns and
-    /// ignores it; so do we.
-    fn quantify(&self, pieces: &mut [Piece], q: String) {
+    /// Applies a quantifier to the last piece. With nothing to repeat GNU
+    /// grep warns and then reads the rest inconsistently (`*{2}[[:alnum:]]`
+    /// matches nothing at all), so such a token is refused.
+    fn quantify(&self, pieces: &mut [Piece], q: String) -> Result<(), String> {
         let Some(last) = pieces.last_mut() else {
-            return;
+            return Err(format!(
+                "`{q}` at the start of an expression repeats nothing (GNU grep warns and reads the rest inconsistently); remove it or escape it"
+            ));
         };
-        if last.leading_anchor {
-            return;
+        if last.assertion {
+            return Err(REPEATED_ANCHOR.into());
         }
         last.text = if last.quantified {
             format!("(?:{}){q}", last.text)
@@ -101,6 +119,7 @@ impl Parser<'_> {
             format!("{}{q}", last.text)
         };
         last.quantified = true;
+        Ok(())
     }
 
     /// After a `{`: a valid interval (`{n}`, `{n,}`, `{,m}`, `{n,m}`) as Rust
@@ -157,10 +176,14 @@ impl Parser<'_> {
             '\\' => self.escape()?,
             _ => regex::escape(&c.to_string()),
         };
+        let assertion = matches!(
+            text.as_str(),
+            "^" | "$" | r"\b" | r"\B" | r"\b{start}" | r"\b{end}" | r"\A" | r"\z"
+        );
         Ok(Piece {
             text,
             quantified: false,
-            leading_anchor: false,
+            assertion,
         })
     }
 
@@ -267,7 +290,7 @@ fn literal(c: char) -> Piece {
     Piece {
         text: regex::escape(&c.to_string()),
         quantified: false,
-        leading_anchor: false,
+        assertion: false,
     }
 }
 
@@ -314,8 +337,7 @@ mod tests {
 
     #[test]
     fn follows_grep_leniency() {
-        assert!(hit("*b", "ab"));
-        assert!(hit("a{", "a{"));
+        assert!(hit("a{", "a{") && hit(r"\{x", "{x"));
         assert!(hit("a{1,2", "a{1,2"));
         assert!(hit("a{,2}b", "aab"));
         assert!(hit("a**", "a"));
@@ -324,7 +346,6 @@ mod tests {
         assert!(hit(r"[a\]x", r"\x"));
         assert!(hit("[]a]", "]"));
         assert!(hit("a)", "a)"));
-        assert!(hit("^*", "anything"));
         assert!(hit(r"[[.a.]][[=b=]]", "ab"));
         assert!(hit(r"\<x\>", "a x b") && !hit(r"\<x", "ax"));
         assert!(!hit("a^b", "a^b"));
@@ -332,8 +353,39 @@ mod tests {
     }
 
     #[test]
+    fn never_panics_on_junk() {
+        let alphabet: Vec<char> = r"ab\()[]{}|*+?^$.,:-=0123456789<>`'éwWsSbB "
+            .chars()
+            .collect();
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..3_000 {
+            let mut s = String::new();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            for i in 0..(state % 12) {
+                s.push(alphabet[((state >> (i * 5)) % alphabet.len() as u64) as usize]);
+            }
+            if let Ok(re) = compile(&s) {
+                let _ = re.find("some text (with) [brackets] and é");
+            }
+        }
+    }
+
+    #[test]
     fn rejects_what_grep_rejects() {
-        for bad in ["(a", "[[:foo:]]", "a{2,1}", "[z-a]", r"\1", "[abc", "a\\"] {
+        for bad in [
+            "(a",
+            "[[:foo:]]",
+            "a{2,1}",
+            "[z-a]",
+            r"\1",
+            "[abc",
+            "a\\",
+            "*a",
+            r"\b+",
+            "x|{2}a",
+        ] {
             assert!(compile(bad).is_err(), "{bad} should be rejected");
         }
     }

@@ -8,7 +8,7 @@
 use super::config::{self, Gate};
 use super::doc::Doc;
 use super::tokens;
-use crate::catalog;
+use crate::catalog::{self, RuleId};
 use crate::discover::{self, FileClass};
 use crate::emit::Report;
 use crate::settings::{Overrides, Settings};
@@ -91,7 +91,11 @@ pub fn run(files: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<GateR
             groups.push((cand.display.clone(), out));
         }
     }
-    let several = found.files.len() > 1;
+    let markdown = found
+        .files
+        .iter()
+        .filter(|c| c.class == FileClass::Markdown);
+    let several = markdown.count() > 1;
     for (i, (display, out)) in groups.iter().enumerate() {
         if several {
             if i > 0 {
@@ -127,10 +131,10 @@ fn one_file(
         }
     }
     if doc.boundary.is_none() {
-        run.errors.push(format!(
-            "{display}:1:1: MR002 no line matches the boundary `{}`: the mirrored region cannot be computed",
-            gate.boundary_text
-        ));
+        let r = Report::new(RuleId::MR002, 0, crate::source::Span::empty(0))
+            .var("boundary", &gate.boundary_text)
+            .var("gate", &gate.name);
+        run.errors.push(locate(display, &doc, &r));
         return None;
     }
     if resolved.fatal {

@@ -74,7 +74,10 @@ pub fn gate_for<'g>(
     {
         return Some(g);
     }
-    if !text.contains(GATE_HEADING) {
+    if !text
+        .to_ascii_lowercase()
+        .contains(&GATE_HEADING.to_ascii_lowercase())
+    {
         return None;
     }
     let d = Doc::parse(text, &default.boundary);
