@@ -92,6 +92,8 @@ pub struct CheckArgs {
 pub enum Command {
     /// Check contracts, migrations and docs (the default command).
     Check(CheckArgs),
+    /// Run the documents' mirrored-section grep gate: prints what their own awk | grep -nE prints, exits 1 on any hit.
+    Gate(CheckArgs),
     /// Print a rule's documentation.
     Rule {
         /// Rule id (CL011) or name (rpo-zero-with-async-replication).
@@ -145,6 +147,8 @@ pub enum Output {
     },
     /// Plain text for stdout (exit 0), and files to write.
     Text(String, Vec<FileWrite>),
+    /// `platcheck gate`: grep-style hits (exit 1 when any, 2 on errors).
+    Gate(crate::mirror::gate_cmd::GateRun),
 }
 
 /// A file `main` writes (or appends to) after the run.
@@ -175,6 +179,13 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
         Some(Command::Check(args)) => check(&g, &args, cwd),
         Some(Command::Rule { id }) => rule_doc(&id).map(text),
         Some(Command::Rules) => Ok(text(rules_table())),
+        Some(Command::Gate(args)) => crate::mirror::gate_cmd::run(
+            &args.paths,
+            cwd,
+            &overrides(&g, &CheckArgs::default(), cwd),
+        )
+        .map(Output::Gate)
+        .map_err(CliError),
         Some(Command::Schema { kind }) => {
             let k = SchemaKind::parse(&kind)
                 .ok_or_else(|| CliError(format!("unknown schema `{kind}`")))?;

@@ -48,6 +48,20 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
+        Ok(Output::Gate(run)) => {
+            print_out(&run.text);
+            for w in &run.warnings {
+                eprintln!("platcheck: warning: {w}");
+            }
+            for e in &run.errors {
+                eprintln!("platcheck: error: {e}");
+            }
+            match (run.errors.is_empty(), run.hits) {
+                (false, _) => ExitCode::from(2),
+                (true, 0) => ExitCode::SUCCESS,
+                (true, _) => ExitCode::from(1),
+            }
+        }
         Err(e) => {
             eprintln!("platcheck: error: {}", e.0);
             ExitCode::from(2)

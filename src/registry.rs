@@ -37,6 +37,7 @@ pub fn entries() -> Vec<Entry> {
     let mut all = crate::rules::pc::entries();
     all.extend(crate::rules::cl::entries());
     all.extend(crate::rules::ev::entries());
+    all.extend(crate::rules::mr::entries());
     all.extend(crate::rules::xr::entries());
     all.sort_by_key(|e| e.id);
     all

@@ -1,5 +1,6 @@
 //! One folder per rule family, one file per rule.
 pub mod cl;
 pub mod ev;
+pub mod mr;
 pub mod pc;
 pub mod xr;

@@ -1,0 +1,136 @@
+//! Mirrored architecture documents (the MR rules and `platcheck gate`).
+//!
+//! A document's mirrored region is every line before its stack-specific H2;
+//! its forbidden tokens come from its own "Mirrored-section grep gate"
+//! section (or the config); the tokens are POSIX EREs matched with GNU
+//! `grep -E` semantics, so `platcheck gate FILE` prints exactly what the
+//! document's own `awk … | grep -nE …` pipeline prints.
+pub mod config;
+pub mod doc;
+pub mod ere;
+pub mod gate_cmd;
+pub mod section;
+pub mod shell;
+pub mod siblings;
+pub mod tokens;
+pub mod vocabulary;
+
+use crate::registry::RuleCtx;
+use config::{GATE_HEADING, Gate};
+use doc::Doc;
+use std::path::Path;
+use tokens::Token;
+
+/// One match of one token on one line of the mirrored region (the first
+/// match of that token on the line). Offsets are bytes into the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hit {
+    pub line: usize,
+    pub column: usize,
+    pub start: usize,
+    pub end: usize,
+    pub token: usize,
+}
+
+/// Every (line, token) hit in the region, in line then token order.
+pub fn hits(doc: &Doc, tokens: &[Token]) -> Vec<Hit> {
+    let mut out = Vec::new();
+    for (n, line) in doc.region() {
+        for (t, tok) in tokens.iter().enumerate() {
+            if let Some(m) = tok.regex.find(line.text) {
+                out.push(Hit {
+                    line: n,
+                    column: line.text[..m.start()].chars().count() + 1,
+                    start: line.start + m.start(),
+                    end: line.start + m.end(),
+                    token: t,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The lines grep would print: each region line with at least one hit.
+pub fn hit_lines(doc: &Doc, tokens: &[Token]) -> Vec<usize> {
+    doc.region()
+        .filter(|(_, l)| tokens.iter().any(|t| t.regex.is_match(l.text)))
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// Which gate applies to a Markdown file: the first `mirror_gates` entry
+/// whose `files` glob matches its path (relative to the config's folder),
+/// else the document's own gate when it carries a gate section, else none.
+pub fn gate_for<'g>(
+    gates: &'g [Gate],
+    default: &'g Gate,
+    rel: &Path,
+    text: &str,
+) -> Option<&'g Gate> {
+    if let Some(g) = gates
+        .iter()
+        .find(|g| g.files.as_ref().is_some_and(|m| m.is_match(rel)))
+    {
+        return Some(g);
+    }
+    if !text
+        .to_ascii_lowercase()
+        .contains(&GATE_HEADING.to_ascii_lowercase())
+    {
+        return None;
+    }
+    let d = Doc::parse(text, &default.boundary);
+    section::find(&d).map(|_| default)
+}
+
+/// A gated document of the workspace.
+pub struct Gated<'a> {
+    pub file: usize,
+    pub name: String,
+    pub gate: &'a Gate,
+    pub doc: Doc<'a>,
+}
+
+/// The configured gates plus the document default.
+pub struct Gates {
+    pub configured: Vec<Gate>,
+    pub default: Gate,
+    pub problems: Vec<crate::emit::Report>,
+}
+
+pub fn gates(ctx: &RuleCtx) -> Gates {
+    let (configured, problems) = config::read(ctx.settings.config_root.as_ref());
+    Gates {
+        configured,
+        default: Gate::from_document(),
+        problems,
+    }
+}
+
+/// Every gated Markdown file of the workspace, parsed.
+pub fn gated<'a>(ctx: &'a RuleCtx, g: &'a Gates) -> Vec<Gated<'a>> {
+    let mut out = Vec::new();
+    for &file in &ctx.ws.markdown {
+        let src = &ctx.ws.files[file];
+        let rel = src
+            .path
+            .strip_prefix(&ctx.settings.root)
+            .unwrap_or(&src.path);
+        let Some(gate) = gate_for(&g.configured, &g.default, rel, &src.text) else {
+            continue;
+        };
+        let name = src
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        out.push(Gated {
+            file,
+            name,
+            gate,
+            doc: Doc::parse(&src.text, &gate.boundary),
+        });
+    }
+    out
+}

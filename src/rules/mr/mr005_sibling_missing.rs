@@ -1,0 +1,13 @@
+//! MR005: a named sibling that does not exist, or a mirrored section on one
+//! side only.
+use crate::emit::Sink;
+use crate::mirror::{self, siblings};
+use crate::registry::RuleCtx;
+
+pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
+    let gates = mirror::gates(ctx);
+    let gated = mirror::gated(ctx, &gates);
+    for r in siblings::analyze(&gated, &ctx.ws.files, &ctx.settings.root).missing {
+        sink.push(r);
+    }
+}
