@@ -74,22 +74,8 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
     } else {
         paths.to_vec()
     };
-    let mut settings = Settings::load(&search_start(&paths, cwd), cwd, overrides)?;
+    let settings = Settings::load(&search_start(&paths, cwd), cwd, overrides)?;
     let found = discover::discover(&paths, cwd, &settings).map_err(RunError::Usage)?;
-
-    let mut ws = Workspace::default();
-    let mut sink = Sink::default();
-    if let Some(cfg) = settings.config.take() {
-        ws.add_file(cfg, None);
-        sink.reports.append(&mut settings.problems);
-    }
-    for problem in &found.problems {
-        let file = ws.add_file(
-            SourceFile::new(&problem.display, &problem.display, ""),
-            None,
-        );
-        sink.push(Report::new(RuleId::PC001, file, Span::empty(0)).var("detail", &problem.reason));
-    }
     // Files are read and parsed in parallel; merging in discovery order keeps
     // the output independent of scheduling.
     let loaded: Vec<Loaded> = found
@@ -97,6 +83,49 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         .par_iter()
         .map(|cand| isolated(cand, || load_candidate(cand, &settings)))
         .collect();
+    analyze(settings, cwd, &found.problems, loaded)
+}
+
+/// Checks in-memory files (display path, class, text) as if they had been
+/// discovered on disk: for fuzzing and embedding. No config is searched for.
+pub fn run_sources(
+    sources: Vec<(String, FileClass, String)>,
+    settings: Settings,
+    cwd: &Path,
+) -> Result<Outcome, RunError> {
+    let loaded: Vec<Loaded> = sources
+        .into_par_iter()
+        .map(|(display, class, text)| {
+            let cand = Candidate {
+                path: PathBuf::from(&display),
+                display,
+                class,
+            };
+            isolated(&cand, || load_text(&cand, &text))
+        })
+        .collect();
+    analyze(settings, cwd, &[], loaded)
+}
+
+fn analyze(
+    mut settings: Settings,
+    cwd: &Path,
+    problems: &[discover::WalkProblem],
+    loaded: Vec<Loaded>,
+) -> Result<Outcome, RunError> {
+    let mut ws = Workspace::default();
+    let mut sink = Sink::default();
+    if let Some(cfg) = settings.config.take() {
+        ws.add_file(cfg, None);
+        sink.reports.append(&mut settings.problems);
+    }
+    for problem in problems {
+        let file = ws.add_file(
+            SourceFile::new(&problem.display, &problem.display, ""),
+            None,
+        );
+        sink.push(Report::new(RuleId::PC001, file, Span::empty(0)).var("detail", &problem.reason));
+    }
     let mut checked = 0;
     for l in loaded {
         checked += usize::from(l.checked);
@@ -301,7 +330,19 @@ fn load_candidate(cand: &Candidate, settings: &Settings) -> Loaded {
             ));
         }
     };
-    let src = SourceFile::new(&cand.display, &cand.path, &text);
+    load_text(cand, &text)
+}
+
+/// Parses one decoded file.
+fn load_text(cand: &Candidate, text: &str) -> Loaded {
+    let skipped = Loaded {
+        source: None,
+        class: cand.class,
+        contracts: Vec::new(),
+        reports: Vec::new(),
+        checked: false,
+    };
+    let src = SourceFile::new(&cand.display, &cand.path, text);
     match cand.class {
         FileClass::Yaml => {
             let mut local = Sink::default();
