@@ -9,7 +9,6 @@ use platcheck::report::model::{self, Status};
 use platcheck::report::{self, Format, Links, Options, conditions};
 use platcheck::settings::Overrides;
 use serde_json::Value;
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn schema(c: &Checklist) -> Value {
@@ -131,11 +130,6 @@ fn checklists_agree_with_rules_schemas_and_reference() {
         })
         .collect();
     println!("items no rule decides (attested from the contract): {undecided:?}");
-    for c in lists {
-        for i in c.items.iter().filter(|i| !i.attest.is_empty()) {
-            assert!(c.rules(i.number).is_empty() || !i.attest.is_empty());
-        }
-    }
 }
 
 fn run(dir: &Path, paths: &[&str]) -> Outcome {
@@ -329,8 +323,7 @@ fn report_command_writes_a_file_with_links_relative_to_it() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("writes markdown or html"));
-    let set: BTreeSet<&str> = ["markdown", "html"].into();
-    for f in set {
+    for f in ["markdown", "html"] {
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_platcheck"))
             .args(["check", "examples/clean", "--format", f])
             .current_dir(common::root())

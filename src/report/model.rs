@@ -293,6 +293,12 @@ fn judge(
         let ids: Vec<&str> = off.iter().map(|r| r.as_str()).collect();
         format!("{} turned off in the config", ids.join(", "))
     };
+    attestation(c, item, &why)
+}
+
+/// Judged from the contract alone: the `attest` fields must all be present
+/// (or, for an item whose rules are turned off, any of its evidence).
+fn attestation(c: &Contract, item: &Item, why: &str) -> (Status, Option<String>) {
     let present = |p: &String| !evidence::collect(c, p, &|_| 0).is_empty();
     if item.attest.is_empty() {
         return if item.evidence.iter().any(present) {
@@ -328,5 +334,57 @@ fn judge(
                 absent.join(", ")
             )),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contracts::yaml::parse_documents;
+    use crate::source::SourceFile;
+
+    fn item(attest: &[&str]) -> Item {
+        checklist::parse(&format!(
+            "id: t\ntitle: t\nkind: Cluster\nsource: s\nitems:\n  - number: 1\n    title: t\n    text: t\n    source: s\n    evidence: [/spec/cost/last_review]\n    attest: [{}]\n",
+            attest.join(", ")
+        ))
+        .unwrap()
+        .items
+        .remove(0)
+    }
+
+    #[test]
+    fn attest_fields_must_all_be_present() {
+        let src = SourceFile::new(
+            "c.yaml",
+            "c.yaml",
+            "spec:\n  cost:\n    last_review: 2026-11-01\n",
+        );
+        let c = Contract {
+            file: 0,
+            kind: Kind::Cluster,
+            name: "c".into(),
+            root: parse_documents(&src).unwrap().remove(0),
+        };
+        let why = "no rule can verify this item";
+        let (s, r) = attestation(&c, &item(&["/spec/cost/last_review"]), why);
+        assert_eq!(s, Status::Attested);
+        assert_eq!(
+            r.unwrap(),
+            "no rule can verify this item; the contract declares it"
+        );
+        let both = item(&["/spec/cost/last_review", "/spec/cost/archive_test"]);
+        let (s, r) = attestation(&c, &both, why);
+        assert_eq!(s, Status::Missing);
+        assert_eq!(
+            r.unwrap(),
+            "no rule can verify this item, and the contract lacks cost.archive_test"
+        );
+        let (s, _) = attestation(&c, &item(&[]), why);
+        assert_eq!(
+            s,
+            Status::Attested,
+            "without attest, any evidence field attests"
+        );
     }
 }
