@@ -17,6 +17,7 @@ pub mod init;
 pub mod mirror;
 pub mod output;
 pub mod registry;
+pub mod report;
 pub mod rules;
 pub mod settings;
 pub mod source;
