@@ -245,9 +245,15 @@ fn finish(ws: &Workspace, settings: &Settings, reports: Vec<Report>) -> (Vec<Fin
     let mut findings = Vec::new();
     let mut suppressed = 0;
     for r in reports {
-        let Some(severity) = settings.severity(r.rule) else {
+        let Some(mut severity) = settings.severity(r.rule) else {
             continue;
         };
+        // A per-finding severity applies unless the config overrides the rule.
+        if let Some(s) = r.severity
+            && !settings.severities.contains_key(&r.rule)
+        {
+            severity = s;
+        }
         let line = ws.files[r.file].line_col(r.span.start).line;
         if suppress::matches(&mut sups, r.file, line, r.rule) {
             suppressed += 1;

@@ -16,6 +16,7 @@ pub mod registry;
 pub mod rules;
 pub mod settings;
 pub mod source;
+pub mod sql;
 pub mod suppress;
 pub mod workspace;
 
