@@ -35,6 +35,7 @@ pub struct Entry {
 
 pub fn entries() -> Vec<Entry> {
     let mut all = crate::rules::pc::entries();
+    all.extend(crate::rules::mg::entries());
     all.sort_by_key(|e| e.id);
     all
 }

@@ -23,6 +23,19 @@ const OTHER_VERBS: &[&str] = &[
     "pragma", "merge", "purge", "checksum", "repair", "check", "describe", "desc", "help",
 ];
 
+/// Objects of CREATE/ALTER/DROP that exist in PostgreSQL or MySQL; an
+/// unknown word there (`ALTER TABEL`) is a typo, not a statement.
+const OBJECTS: &[&str] = &[
+    "table", "tables", "index", "view", "materialized", "sequence", "function", "procedure",
+    "type", "schema", "database", "role", "user", "group", "default", "extension", "domain",
+    "system", "policy", "trigger", "publication", "subscription", "server", "aggregate",
+    "collation", "conversion", "event", "foreign", "language", "large", "operator", "routine",
+    "rule", "statistics", "tablespace", "text", "owned", "access", "cast", "transform",
+    "instance", "logfile", "resource", "spatial", "algorithm", "definer", "sql", "temp",
+    "temporary", "unlogged", "unique", "fulltext", "or", "global", "local", "recursive",
+    "constraint", "online", "ignore", "if", "policy", "procedural", "trusted", "user",
+];
+
 pub fn classify(text: &str, toks: &[Token], dialect: Dialect) -> Option<Op> {
     if !cursor::well_formed(text, toks) {
         return None;
@@ -39,6 +52,9 @@ pub fn classify(text: &str, toks: &[Token], dialect: Dialect) -> Option<Op> {
         "set" => set(c),
         "select" if c.is(0, "set_config") => set_config(c),
         v if OTHER_VERBS.contains(&v) => Op::Other,
+        "create" | "alter" | "drop" if !c.word_at(0).is_some_and(|w| OBJECTS.contains(&w.as_str())) => {
+            return None;
+        }
         "create" => create(c, my)?,
         "alter" => alter(c, my)?,
         "drop" => drop(c, my)?,
