@@ -87,7 +87,12 @@ pub fn for_file(ws: &Workspace, settings: &Settings, file: usize) -> FileCtx {
         table_rows: HashMap::new(),
         large_table_rows: settings.sql.large_table_rows,
         in_transaction: settings.sql.assume_in_transaction && !opts_out_of_transaction(&src.text),
-        require_idempotent,
+        // Flyway re-applies a repeatable migration (`R__*.sql`) whenever it
+        // changes, so it must be idempotent whatever the config says.
+        require_idempotent: require_idempotent
+            || path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("R__")),
         scope: path
             .parent()
             .map(|p| p.display().to_string())

@@ -58,6 +58,12 @@ fn action(
                 "add_column_auto_increment"
             } else if col.generated_stored {
                 "add_column_stored"
+            } else if col
+                .default
+                .as_ref()
+                .is_some_and(|d| d.raw.to_ascii_lowercase().contains("rand("))
+            {
+                "add_column_rand_default"
             } else if col.default.as_ref().is_some_and(|d| d.expression) {
                 "add_column_expr_default"
             } else if col.positioned {

@@ -122,6 +122,7 @@ impl Model {
                 let mut tb = Table::default();
                 for c in columns {
                     tb.columns.insert(c.name.clone(), c.clone());
+                    column_fk(&mut tb, &name.name, c);
                 }
                 self.tables.insert(key(name), tb);
                 for c in constraints {
@@ -169,6 +170,7 @@ impl Model {
         match a {
             Alter::AddColumn { col, .. } => {
                 tb.columns.insert(col.name.clone(), col.clone());
+                column_fk(tb, &t.name, col);
             }
             Alter::DropColumn { name, .. } => {
                 tb.columns.remove(name);
@@ -211,5 +213,21 @@ impl Model {
             }
             _ => {}
         }
+    }
+}
+
+/// A column-level REFERENCES is a foreign key PostgreSQL names `<table>_<col>_fkey`.
+fn column_fk(tb: &mut Table, table: &str, c: &ColumnDef) {
+    if let Some(r) = &c.references {
+        tb.constraints.insert(
+            format!("{table}_{}_fkey", c.name),
+            ConInfo {
+                kind: ConstraintKind::ForeignKey,
+                references: Some(r.name.clone()),
+                validated: true,
+                not_null_of: None,
+                columns: vec![c.name.clone()],
+            },
+        );
     }
 }

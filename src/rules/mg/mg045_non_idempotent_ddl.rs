@@ -8,6 +8,15 @@ use crate::sql::ops::{Alter, Op};
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for fa in c::analysis(ctx).files.iter().filter(|f| f.ctx.require_idempotent) {
+        let repeatable = ctx.ws.files[fa.file]
+            .path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("R__"));
+        let why = if repeatable {
+            "a Flyway repeatable migration is re-applied whenever it changes"
+        } else {
+            "sql.require_idempotent: true"
+        };
         for st in &fa.stmts {
             let mut missing: Vec<&str> = Vec::new();
             match &st.op {
@@ -32,7 +41,8 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 sink.push(
                     c::report(ctx, RuleId::MG045, fa, st)
                         .var("kind", &st.kind)
-                        .var("guard", guard),
+                        .var("guard", guard)
+                        .var("why", why),
                 );
             }
         }
