@@ -69,6 +69,23 @@ pub enum ColorArg {
 pub struct CheckArgs {
     /// Files or directories (default: the working directory).
     pub paths: Vec<PathBuf>,
+    /// Write the --format output to FILE instead of stdout; or, as
+    /// FORMAT=FILE (repeatable), also write FORMAT to FILE
+    /// (e.g. `--format github --output sarif=platcheck.sarif`).
+    #[arg(long, short = 'o', value_name = "[FORMAT=]FILE")]
+    pub output: Vec<String>,
+    /// Hide the findings recorded in this baseline (see `platcheck baseline write`).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Report only findings in files changed since this git ref (cross-file rules still see everything).
+    #[arg(long, value_name = "REF")]
+    pub changed_since: Option<String>,
+    /// Ignore inline `platcheck-ignore` comments (for audits).
+    #[arg(long)]
+    pub no_inline_suppressions: bool,
+    /// Compare payload schemas (EV053) with this git revision (branch, tag or commit).
+    #[arg(long, value_name = "GIT-REF")]
+    pub base: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -87,10 +104,29 @@ pub enum Command {
         #[arg(value_parser = ["cluster", "event-boundary", "config"])]
         kind: String,
     },
+    /// Record or manage the baseline of accepted findings.
+    Baseline {
+        #[command(subcommand)]
+        action: BaselineAction,
+    },
+    /// List every inline suppression: rules, reason, expiry, and whether it matched.
+    Suppressions(CheckArgs),
     /// Scaffold platcheck.yaml and one example contract per kind (never overwrites).
     Init {
         /// Directory to scaffold into (default: the working directory).
         dir: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BaselineAction {
+    /// Check the working directory and record every finding in FILE
+    /// (default: the config's `baseline`, else .platcheck-baseline.json).
+    Write {
+        file: Option<PathBuf>,
+        /// Paths to check (default: the working directory).
+        #[arg(long = "path", value_name = "PATH")]
+        paths: Vec<PathBuf>,
     },
 }
 
@@ -100,10 +136,23 @@ fn parse_today(s: &str) -> Result<jiff::civil::Date, String> {
 
 /// What a command produced. `main` prints it and picks the exit code.
 pub enum Output {
-    /// A check run, to be printed and judged against `fail_on`.
-    Check { text: String, outcome: Box<Outcome> },
-    /// Plain text for stdout (exit 0).
-    Text(String),
+    /// A check run, to be printed and judged against `fail_on`; `files`
+    /// are extra reports for `main` to write.
+    Check {
+        text: String,
+        outcome: Box<Outcome>,
+        files: Vec<FileWrite>,
+    },
+    /// Plain text for stdout (exit 0), and files to write.
+    Text(String, Vec<FileWrite>),
+}
+
+/// A file `main` writes (or appends to) after the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileWrite {
+    pub path: PathBuf,
+    pub text: String,
+    pub append: bool,
 }
 
 /// Errors that end the run with exit code 2.
@@ -120,33 +169,39 @@ impl From<RunError> for CliError {
 
 pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     let g = cli.global;
+    let text = |s: String| Output::Text(s, Vec::new());
     match cli.command {
-        None => check(&g, &cli.check.paths, cwd),
-        Some(Command::Check(args)) => check(&g, &args.paths, cwd),
-        Some(Command::Rule { id }) => rule_doc(&id).map(Output::Text),
-        Some(Command::Rules) => Ok(Output::Text(rules_table())),
+        None => check(&g, &cli.check, cwd),
+        Some(Command::Check(args)) => check(&g, &args, cwd),
+        Some(Command::Rule { id }) => rule_doc(&id).map(text),
+        Some(Command::Rules) => Ok(text(rules_table())),
         Some(Command::Schema { kind }) => {
             let k = SchemaKind::parse(&kind)
                 .ok_or_else(|| CliError(format!("unknown schema `{kind}`")))?;
-            Ok(Output::Text(k.text().to_string()))
+            Ok(text(k.text().to_string()))
         }
+        Some(Command::Baseline {
+            action: BaselineAction::Write { file, paths },
+        }) => baseline_write(&g, file, &paths, cwd),
+        Some(Command::Suppressions(args)) => suppressions(&g, &args, cwd),
         Some(Command::Init { dir }) => {
             crate::init::scaffold(&dir.unwrap_or_else(|| cwd.to_path_buf()))
-                .map(Output::Text)
+                .map(text)
                 .map_err(CliError)
         }
     }
 }
 
-fn check(g: &Global, paths: &[PathBuf], cwd: &Path) -> Result<Output, CliError> {
-    let overrides = Overrides {
-        config: g.config.as_ref().map(|p| {
-            if p.is_absolute() {
-                p.clone()
-            } else {
-                cwd.join(p)
-            }
-        }),
+fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
+    let abs = |p: &PathBuf| {
+        if p.is_absolute() {
+            p.clone()
+        } else {
+            cwd.join(p)
+        }
+    };
+    Overrides {
+        config: g.config.as_ref().map(abs),
         today: g.today,
         fail_on: g.fail_on.map(|f| match f {
             FailOnArg::Error => FailOn::Error,
@@ -154,23 +209,150 @@ fn check(g: &Global, paths: &[PathBuf], cwd: &Path) -> Result<Output, CliError> 
             FailOnArg::Notice => FailOn::Notice,
             FailOnArg::Never => FailOn::Never,
         }),
+        baseline: args.baseline.as_ref().map(abs),
+        no_inline_suppressions: args.no_inline_suppressions,
+        changed_since: args.changed_since.clone(),
+        base: args.base.clone(),
+    }
+}
+
+fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
+    // Parse --output before the run so a typo fails fast.
+    let mut primary: Option<PathBuf> = None;
+    let mut extra: Vec<(Format, PathBuf)> = Vec::new();
+    for o in &args.output {
+        match o.split_once('=') {
+            Some((fmt, file)) => {
+                let f = Format::parse(fmt).ok_or_else(|| {
+                    CliError(format!(
+                        "--output {o}: unknown format `{fmt}` (human, json, sarif, github, gitlab, junit, gcc)"
+                    ))
+                })?;
+                extra.push((f, cwd.join(file)));
+            }
+            None if primary.is_none() => primary = Some(cwd.join(o)),
+            None => {
+                return Err(CliError(
+                    "--output FILE may be given once; use FORMAT=FILE for more".into(),
+                ));
+            }
+        }
+    }
+    let outcome = engine::run(&args.paths, cwd, &overrides(g, args, cwd))?;
+    let style = human::Style {
+        color: use_color(g.color) && primary.is_none(),
+        width: 100,
+        quiet: g.quiet,
     };
-    let outcome = engine::run(paths, cwd, &overrides)?;
-    let text = match g.format {
-        Format::Json => output::json::render(&outcome),
-        Format::Human => human::render(
-            &outcome,
-            human::Style {
-                color: use_color(g.color),
-                width: 100,
-                quiet: g.quiet,
-            },
-        ),
+    let plain = human::Style {
+        color: false,
+        ..style
     };
+    let mut files = Vec::new();
+    let mut text = output::render(g.format, &outcome, style);
+    if let Some(path) = primary {
+        files.push(FileWrite {
+            path,
+            text: output::render(g.format, &outcome, plain),
+            append: false,
+        });
+        text = String::new();
+    }
+    for (f, path) in extra {
+        files.push(FileWrite {
+            path,
+            text: output::render(f, &outcome, plain),
+            append: false,
+        });
+    }
+    if g.format == Format::Github
+        && let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty())
+    {
+        files.push(FileWrite {
+            path: PathBuf::from(summary),
+            text: output::github::step_summary(&outcome),
+            append: true,
+        });
+    }
     Ok(Output::Check {
         text,
         outcome: Box::new(outcome),
+        files,
     })
+}
+
+fn baseline_write(
+    g: &Global,
+    file: Option<PathBuf>,
+    paths: &[PathBuf],
+    cwd: &Path,
+) -> Result<Output, CliError> {
+    let args = CheckArgs {
+        paths: paths.to_vec(),
+        ..CheckArgs::default()
+    };
+    let mut ov = overrides(g, &args, cwd);
+    ov.baseline = None;
+    let mut outcome = engine::run(paths, cwd, &ov)?;
+    let target = file
+        .map(|f| if f.is_absolute() { f } else { cwd.join(f) })
+        .or_else(|| outcome.settings.baseline.clone())
+        .unwrap_or_else(|| cwd.join(".platcheck-baseline.json"));
+    // A stale-baseline notice about the old file is not debt to record.
+    outcome.findings.retain(|f| f.rule != RuleId::PC011);
+    let b = crate::baseline::build(&outcome.findings, &outcome.workspace);
+    let msg = format!(
+        "wrote {} baseline entries to {}\n",
+        b.entries.len(),
+        target.display()
+    );
+    Ok(Output::Text(
+        msg,
+        vec![FileWrite {
+            path: target,
+            text: crate::baseline::to_json(&b),
+            append: false,
+        }],
+    ))
+}
+
+fn suppressions(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
+    let outcome = engine::run(&args.paths, cwd, &overrides(g, args, cwd))?;
+    let rows = crate::suppress::listing(&outcome.suppressions, &outcome.workspace);
+    let text = match g.format {
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(&rows).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        _ => {
+            let mut s = String::new();
+            for r in &rows {
+                let until = r
+                    .until
+                    .as_ref()
+                    .map_or(String::new(), |u| format!(" (until {u})"));
+                let _ = writeln!(
+                    s,
+                    "{}:{}: {} [{}] {}{}",
+                    r.file,
+                    r.line,
+                    r.rules.join(", "),
+                    r.status,
+                    r.reason,
+                    until
+                );
+            }
+            let _ = writeln!(
+                s,
+                "{} suppression{}",
+                rows.len(),
+                if rows.len() == 1 { "" } else { "s" }
+            );
+            s
+        }
+    };
+    Ok(Output::Text(text, Vec::new()))
 }
 
 fn use_color(c: ColorArg) -> bool {

@@ -75,6 +75,9 @@ impl Report {
 #[derive(Default, Debug)]
 pub struct Sink {
     pub reports: Vec<Report>,
+    /// Run-level remarks that are not findings (e.g. "compatibility was not
+    /// checked"): printed once in the human header and as JSON `notes`.
+    pub notes: Vec<String>,
 }
 
 impl Sink {

@@ -11,6 +11,7 @@ use crate::source::{SourceFile, Span};
 use crate::suppress;
 use crate::workspace::Workspace;
 use jiff::civil::Date;
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -33,6 +34,10 @@ pub struct Outcome {
     pub today_source: TodaySource,
     pub workspace: Workspace,
     pub settings: Settings,
+    /// Every inline suppression met, with whether it matched.
+    pub suppressions: Vec<suppress::Suppression>,
+    /// Run-level remarks that are not findings (see `Sink::notes`).
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -85,27 +90,100 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         );
         sink.push(Report::new(RuleId::PC001, file, Span::empty(0)).var("detail", &problem.reason));
     }
+    // Files are read and parsed in parallel; merging in discovery order keeps
+    // the output independent of scheduling.
+    let loaded: Vec<Loaded> = found
+        .files
+        .par_iter()
+        .map(|cand| isolated(cand, || load_candidate(cand, &settings)))
+        .collect();
     let mut checked = 0;
-    for cand in &found.files {
-        if load_candidate(cand, &settings, &mut ws, &mut sink) {
-            checked += 1;
+    for l in loaded {
+        checked += usize::from(l.checked);
+        let Some(src) = l.source else { continue };
+        let file = ws.add_file(src, Some(l.class));
+        match l.class {
+            FileClass::Sql => ws.sql.push(file),
+            FileClass::Markdown => ws.markdown.push(file),
+            FileClass::Yaml => {}
         }
+        ws.contracts.extend(l.contracts.into_iter().map(|mut c| {
+            c.file = file;
+            c
+        }));
+        sink.reports.extend(l.reports.into_iter().map(|mut r| {
+            r.file = file;
+            r
+        }));
     }
     duplicate_names(&ws, &mut sink);
+    crate::compat::prepare(&mut ws, &settings, cwd, &mut sink)?;
 
     let ctx = RuleCtx {
         ws: &ws,
         settings: &settings,
     };
-    for entry in registry::entries() {
-        if let Check::Workspace(check) = entry.check
-            && settings.severity(entry.id).is_some()
-        {
-            check(&ctx, &mut sink);
-        }
+    let per_rule: Vec<Sink> = registry::entries()
+        .par_iter()
+        .filter(|e| settings.severity(e.id).is_some())
+        .filter_map(|e| match e.check {
+            Check::Workspace(check) => Some((e.id, check)),
+            Check::Engine => None,
+        })
+        .map(|(id, check)| {
+            let mut local = Sink::default();
+            let result =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&ctx, &mut local)));
+            match result {
+                Ok(()) => local,
+                // One broken rule must not take the run down: report it and go on.
+                Err(payload) => {
+                    let mut failed = Sink::default();
+                    if !ws.files.is_empty() {
+                        failed.push(Report::new(RuleId::PC000, 0, Span::empty(0)).var(
+                            "detail",
+                            format!("rule {id} failed: {}", panic_text(&payload)),
+                        ));
+                    }
+                    failed
+                }
+            }
+        })
+        .collect();
+    for mut local in per_rule {
+        sink.reports.append(&mut local.reports);
+        sink.notes.append(&mut local.notes);
     }
 
-    let (findings, suppressed) = finish(&ws, &settings, sink.reports);
+    let mut notes = std::mem::take(&mut sink.notes);
+    notes.dedup();
+    let (mut findings, mut suppressed, suppressions) = finish(&ws, &settings, sink.reports);
+    if let Some(path) = settings.baseline.clone() {
+        let (baseline, text) = crate::baseline::read(&path).map_err(RunError::Usage)?;
+        let display = discover::display_path(&path, cwd);
+        let (hidden, stale) =
+            crate::baseline::apply(&mut findings, &mut ws, &baseline, &display, &path, &text);
+        suppressed += hidden;
+        if let Some(r) = stale
+            && let Some(severity) = settings.severity(r.rule)
+        {
+            findings.push(render(&ws, r, severity));
+            findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        }
+    }
+    if let Some(base) = &settings.changed_since {
+        let changed = crate::changed::since(base, cwd).map_err(RunError::Usage)?;
+        let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        let changed: std::collections::BTreeSet<PathBuf> =
+            changed.iter().map(|p| canonical(p)).collect();
+        let in_pr: std::collections::BTreeSet<&str> = ws
+            .files
+            .iter()
+            .filter(|s| changed.contains(&canonical(&s.path)))
+            .map(|s| s.display.as_str())
+            .collect();
+        findings.retain(|f| in_pr.contains(f.file.as_str()));
+    }
     let mut summary = Summary {
         files: checked,
         suppressed,
@@ -125,43 +203,89 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         today_source: settings.today_source,
         workspace: ws,
         settings,
+        suppressions,
+        notes,
     })
 }
 
-/// Reads, decodes and parses one candidate. Returns whether it was checked
-/// (YAML that is not a contract is left alone and not counted).
-fn load_candidate(
-    cand: &Candidate,
-    settings: &Settings,
-    ws: &mut Workspace,
-    sink: &mut Sink,
-) -> bool {
-    let fail = |ws: &mut Workspace, sink: &mut Sink, detail: String| {
-        let file = ws.add_file(
-            SourceFile::new(&cand.display, &cand.path, ""),
-            Some(cand.class),
-        );
-        sink.push(Report::new(RuleId::PC001, file, Span::empty(0)).var("detail", detail));
-        true
-    };
+/// One file after reading and parsing, before it gets its index in the
+/// workspace (its reports and contracts use index 0 until then).
+struct Loaded {
+    source: Option<SourceFile>,
+    class: FileClass,
+    contracts: Vec<crate::contracts::Contract>,
+    reports: Vec<Report>,
+    /// Whether the file counts as checked (YAML that is not a contract does not).
+    checked: bool,
+}
+
+impl Loaded {
+    fn failed(cand: &Candidate, rule: RuleId, detail: String) -> Loaded {
+        Loaded {
+            source: Some(SourceFile::new(&cand.display, &cand.path, "")),
+            class: cand.class,
+            contracts: Vec::new(),
+            reports: vec![Report::new(rule, 0, Span::empty(0)).var("detail", detail)],
+            checked: true,
+        }
+    }
+}
+
+/// Runs `f` so that a panic becomes a PC000 finding for this file.
+fn isolated(cand: &Candidate, f: impl FnOnce() -> Loaded) -> Loaded {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        Loaded::failed(
+            cand,
+            RuleId::PC000,
+            format!("while loading the file: {}", panic_text(&payload)),
+        )
+    })
+}
+
+fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Fault injection for the isolation tests: a file whose path ends with the
+/// value of `PLATCHECK_INJECT_PANIC` panics while loading.
+fn inject_panic(cand: &Candidate) {
+    if let Some(v) = std::env::var_os("PLATCHECK_INJECT_PANIC")
+        && !v.is_empty()
+        && cand.display.ends_with(&*v.to_string_lossy())
+    {
+        panic!("injected by PLATCHECK_INJECT_PANIC for {}", cand.display);
+    }
+}
+
+/// Reads, decodes and parses one candidate.
+fn load_candidate(cand: &Candidate, settings: &Settings) -> Loaded {
+    inject_panic(cand);
+    let fail = |detail: String| Loaded::failed(cand, RuleId::PC001, detail);
     let size = match std::fs::metadata(&cand.path) {
         Ok(m) => m.len(),
-        Err(e) => return fail(ws, sink, discover::io_reason(&e)),
+        Err(e) => return fail(discover::io_reason(&e)),
     };
     if size > settings.max_file_size {
-        return fail(
-            ws,
-            sink,
-            format!(
-                "skipped: {} bytes is larger than the {} byte limit (max_file_size in platcheck.yaml)",
-                crate::contracts::units::thousands(i128::from(size)),
-                crate::contracts::units::thousands(i128::from(settings.max_file_size))
-            ),
-        );
+        return fail(format!(
+            "skipped: {} bytes is larger than the {} byte limit (max_file_size in platcheck.yaml)",
+            crate::contracts::units::thousands(i128::from(size)),
+            crate::contracts::units::thousands(i128::from(settings.max_file_size))
+        ));
     }
     let bytes = match std::fs::read(&cand.path) {
         Ok(b) => b,
-        Err(e) => return fail(ws, sink, discover::io_reason(&e)),
+        Err(e) => return fail(discover::io_reason(&e)),
+    };
+    let skipped = Loaded {
+        source: None,
+        class: cand.class,
+        contracts: Vec::new(),
+        reports: Vec::new(),
+        checked: false,
     };
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
@@ -169,41 +293,36 @@ fn load_candidate(
             if cand.class == FileClass::Yaml
                 && !load::looks_like_contract(&String::from_utf8_lossy(e.as_bytes()))
             {
-                return false;
+                return skipped;
             }
             let at = e.utf8_error().valid_up_to();
-            return fail(
-                ws,
-                sink,
-                format!("not valid UTF-8 (first invalid byte at offset {at})"),
-            );
+            return fail(format!(
+                "not valid UTF-8 (first invalid byte at offset {at})"
+            ));
         }
     };
     let src = SourceFile::new(&cand.display, &cand.path, &text);
     match cand.class {
         FileClass::Yaml => {
-            let file = ws.files.len();
             let mut local = Sink::default();
-            match load::load_file(file, &src, &mut local) {
-                Some(contracts) => {
-                    ws.add_file(src, Some(FileClass::Yaml));
-                    ws.contracts.extend(contracts);
-                    sink.reports.append(&mut local.reports);
-                    true
-                }
-                None => false,
+            match load::load_file(0, &src, &mut local) {
+                Some(contracts) => Loaded {
+                    source: Some(src),
+                    class: cand.class,
+                    contracts,
+                    reports: local.reports,
+                    checked: true,
+                },
+                None => skipped,
             }
         }
-        FileClass::Sql => {
-            let file = ws.add_file(src, Some(FileClass::Sql));
-            ws.sql.push(file);
-            true
-        }
-        FileClass::Markdown => {
-            let file = ws.add_file(src, Some(FileClass::Markdown));
-            ws.markdown.push(file);
-            true
-        }
+        FileClass::Sql | FileClass::Markdown => Loaded {
+            source: Some(src),
+            class: cand.class,
+            contracts: Vec::new(),
+            reports: Vec::new(),
+            checked: true,
+        },
     }
 }
 
@@ -236,11 +355,25 @@ fn duplicate_names(ws: &Workspace, sink: &mut Sink) {
 }
 
 /// Applies suppressions and severity overrides and renders the findings.
-fn finish(ws: &Workspace, settings: &Settings, reports: Vec<Report>) -> (Vec<Finding>, usize) {
+fn finish(
+    ws: &Workspace,
+    settings: &Settings,
+    reports: Vec<Report>,
+) -> (Vec<Finding>, usize, Vec<suppress::Suppression>) {
     let mut sups = Vec::new();
     for (i, src) in ws.files.iter().enumerate() {
         let class = ws.classes[i].unwrap_or(FileClass::Yaml);
         sups.extend(suppress::scan(i, src, class, settings.today));
+    }
+    if settings.no_inline_suppressions {
+        // Audits see everything; the suppressions stay listed, unmatched.
+        let mut findings: Vec<Finding> = reports
+            .into_iter()
+            .filter_map(|r| settings.severity(r.rule).map(|s| render(ws, r, s)))
+            .collect();
+        findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        findings.dedup();
+        return (findings, 0, sups);
     }
     let mut findings = Vec::new();
     let mut suppressed = 0;
@@ -255,7 +388,8 @@ fn finish(ws: &Workspace, settings: &Settings, reports: Vec<Report>) -> (Vec<Fin
             severity = s;
         }
         let line = ws.files[r.file].line_col(r.span.start).line;
-        if suppress::matches(&mut sups, r.file, line, r.rule) {
+        // An internal error always reaches the exit code.
+        if r.rule != RuleId::PC000 && suppress::matches(&mut sups, r.file, line, r.rule) {
             suppressed += 1;
             continue;
         }
@@ -268,7 +402,7 @@ fn finish(ws: &Workspace, settings: &Settings, reports: Vec<Report>) -> (Vec<Fin
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup();
-    (findings, suppressed)
+    (findings, suppressed, sups)
 }
 
 fn render(ws: &Workspace, r: Report, severity: Severity) -> Finding {

@@ -3,8 +3,11 @@
 //!
 //! The library does all the work and returns plain data; the binary only
 //! parses arguments, prints, and picks the exit code.
+pub mod baseline;
 pub mod catalog;
+pub mod changed;
 pub mod cli;
+pub mod compat;
 pub mod contracts;
 pub mod discover;
 pub mod emit;

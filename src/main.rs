@@ -16,14 +16,33 @@ fn main() -> ExitCode {
         }
     };
     match cli::execute(cli, &cwd) {
-        Ok(Output::Text(text)) => {
+        Ok(Output::Text(text, files)) => {
+            if let Err(e) = write_files(&files) {
+                eprintln!("platcheck: error: {e}");
+                return ExitCode::from(2);
+            }
             print_out(&text);
             ExitCode::SUCCESS
         }
-        Ok(Output::Check { text, outcome }) => {
+        Ok(Output::Check {
+            text,
+            outcome,
+            files,
+        }) => {
             print_out(&text);
+            if let Err(e) = write_files(&files) {
+                eprintln!("platcheck: error: {e}");
+                return ExitCode::from(2);
+            }
             let fail_on = outcome.settings.fail_on;
-            if outcome.findings.iter().any(|f| fail_on.fails(f.severity)) {
+            if outcome
+                .findings
+                .iter()
+                .any(|f| f.rule == platcheck::RuleId::PC000)
+            {
+                // Part of the input could not be checked: the result is incomplete.
+                ExitCode::from(2)
+            } else if outcome.findings.iter().any(|f| fail_on.fails(f.severity)) {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS
@@ -34,6 +53,22 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn write_files(files: &[cli::FileWrite]) -> Result<(), String> {
+    for f in files {
+        let result = if f.append {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&f.path)
+                .and_then(|mut h| h.write_all(f.text.as_bytes()))
+        } else {
+            std::fs::write(&f.path, &f.text)
+        };
+        result.map_err(|e| format!("cannot write {}: {e}", f.path.display()))?;
+    }
+    Ok(())
 }
 
 fn print_out(text: &str) {

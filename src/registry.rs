@@ -35,6 +35,9 @@ pub struct Entry {
 
 pub fn entries() -> Vec<Entry> {
     let mut all = crate::rules::pc::entries();
+    all.extend(crate::rules::cl::entries());
+    all.extend(crate::rules::ev::entries());
+    all.extend(crate::rules::xr::entries());
     all.extend(crate::rules::mg::entries());
     all.sort_by_key(|e| e.id);
     all

@@ -7,7 +7,7 @@ use crate::contracts::yaml::{self, Node};
 use crate::emit::Report;
 use crate::finding::Severity;
 use crate::source::SourceFile;
-use jiff::civil::Date;
+pub use jiff::civil::Date;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -66,6 +66,14 @@ pub struct Overrides {
     pub config: Option<PathBuf>,
     pub today: Option<Date>,
     pub fail_on: Option<FailOn>,
+    /// Hide the findings recorded in this baseline file.
+    pub baseline: Option<PathBuf>,
+    /// Ignore inline suppressions (audits).
+    pub no_inline_suppressions: bool,
+    /// Report only findings in files changed since this git ref.
+    pub changed_since: Option<String>,
+    /// `--base <git-ref>`: the revision EV053 compares payload schemas with.
+    pub base: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -90,11 +98,17 @@ pub struct Settings {
     pub include: Vec<String>,
     pub exclude: Vec<String>,
     pub max_file_size: u64,
+    /// The baseline file (`--baseline`, or `baseline:` in the config).
+    pub baseline: Option<PathBuf>,
+    pub no_inline_suppressions: bool,
+    pub changed_since: Option<String>,
     pub sql: SqlSettings,
     /// Severity overrides; `None` turns a rule off.
     pub severities: BTreeMap<RuleId, Option<Severity>>,
     /// Problems in the config file (PC003, PC008), against file index 0.
     pub problems: Vec<Report>,
+    /// `--base <git-ref>` (EV053); `None` leaves schema compatibility unchecked.
+    pub base: Option<String>,
 }
 
 /// Errors that stop the run before any check (exit code 2).
@@ -135,7 +149,22 @@ impl Settings {
         if let Some(f) = ov.fail_on {
             s.fail_on = f;
         }
+        if let Some(b) = &ov.baseline {
+            s.baseline = Some(b.clone());
+        }
+        s.no_inline_suppressions = ov.no_inline_suppressions;
+        s.changed_since = ov.changed_since.clone();
+        s.base.clone_from(&ov.base);
         Ok(s)
+    }
+
+    /// Settings from a config text alone (no file search): the fuzz target
+    /// and tests use it; problems land in `problems` like for a real file.
+    pub fn from_source(src: SourceFile) -> Settings {
+        let mut s = Settings::defaults(PathBuf::from("."));
+        s.apply_file(&src);
+        s.config = Some(src);
+        s
     }
 
     pub fn defaults(root: PathBuf) -> Settings {
@@ -149,6 +178,9 @@ impl Settings {
             include: Vec::new(),
             exclude: Vec::new(),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
+            baseline: None,
+            no_inline_suppressions: false,
+            changed_since: None,
             sql: SqlSettings {
                 dialect: "postgresql".into(),
                 version: "15".into(),
@@ -157,6 +189,7 @@ impl Settings {
             },
             severities: BTreeMap::new(),
             problems: Vec::new(),
+            base: None,
         }
     }
 
@@ -215,6 +248,10 @@ impl Settings {
             );
         }
         for issue in schema::validate(SchemaKind::Config, &root) {
+            // Rule ids under `rules:` are checked below, with a did-you-mean.
+            if issue.pointer == "/rules" && issue.variant == "other" {
+                continue;
+            }
             if issue.rule == RuleId::PC003 {
                 let mut r = Report::new(RuleId::PC003, 0, issue.span).pointer(issue.pointer);
                 r.vars = issue.vars;
@@ -256,6 +293,9 @@ impl Settings {
         };
         self.include = strings(root.get("include"));
         self.exclude = strings(root.get("exclude"));
+        if let Some(b) = root.get("baseline").and_then(Node::as_str) {
+            self.baseline = Some(self.root.join(b));
+        }
         if let Some(n) = root.get("max_file_size") {
             let text = n.scalar_text().unwrap_or_default();
             if let Ok(v) = units::parse_size(&text) {

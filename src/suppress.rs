@@ -222,3 +222,39 @@ mod tests {
         assert_eq!(kinds, vec!["no_reason", "unknown", "expired"]);
     }
 }
+
+/// One row of `platcheck suppressions`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Row {
+    pub file: String,
+    pub line: usize,
+    pub rules: Vec<String>,
+    pub reason: String,
+    pub until: Option<String>,
+    /// matched | unused | expired | no-reason | unknown-rule | no-rule | bad-until
+    pub status: &'static str,
+}
+
+pub fn listing(sups: &[Suppression], ws: &crate::workspace::Workspace) -> Vec<Row> {
+    let mut rows: Vec<Row> = sups
+        .iter()
+        .map(|s| Row {
+            file: ws.files[s.file].display.clone(),
+            line: s.line,
+            rules: s.rules.clone(),
+            reason: s.reason.clone(),
+            until: s.until.map(|d| d.to_string()),
+            status: match (&s.defect, s.used) {
+                (Some(("expired", _)), _) => "expired",
+                (Some(("no_reason", _)), _) => "no-reason",
+                (Some(("unknown", _)), _) => "unknown-rule",
+                (Some(("no_rule", _)), _) => "no-rule",
+                (Some(_), _) => "bad-until",
+                (None, true) => "matched",
+                (None, false) => "unused",
+            },
+        })
+        .collect();
+    rows.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
+    rows
+}

@@ -12,6 +12,10 @@ const FILES: &[(&str, &str)] = &[
         "contracts/events/example-created.yaml",
         include_str!("example-created.yaml"),
     ),
+    (
+        "schemas/example-created.schema.json",
+        include_str!("example-created.schema.json"),
+    ),
 ];
 
 pub fn scaffold(dir: &Path) -> Result<String, String> {

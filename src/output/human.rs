@@ -128,6 +128,9 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
             outcome.today,
             outcome.today_source.as_str()
         );
+        for note in &outcome.notes {
+            let _ = writeln!(out, "note: {note}\n");
+        }
     }
     let files: std::collections::HashMap<&str, &SourceFile> = outcome
         .workspace

@@ -10,6 +10,8 @@ struct Doc<'a> {
     today: String,
     findings: Vec<JsonFinding<'a>>,
     summary: Summary,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -78,6 +80,7 @@ pub fn render(outcome: &Outcome) -> String {
         today: outcome.today.to_string(),
         findings: outcome.findings.iter().map(convert).collect(),
         summary: outcome.summary,
+        notes: &outcome.notes,
     };
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');

@@ -1,9 +1,40 @@
 //! Printers: each turns an `Outcome` into text. Nothing else prints.
+pub mod fingerprint;
+pub mod gcc;
+pub mod github;
+pub mod gitlab;
 pub mod human;
 pub mod json;
+pub mod junit;
+pub mod sarif;
+
+use crate::engine::Outcome;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     Human,
     Json,
+    Sarif,
+    Github,
+    Gitlab,
+    Junit,
+    Gcc,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Option<Format> {
+        <Format as clap::ValueEnum>::from_str(s, true).ok()
+    }
+}
+
+pub fn render(format: Format, outcome: &Outcome, style: human::Style) -> String {
+    match format {
+        Format::Human => human::render(outcome, style),
+        Format::Json => json::render(outcome),
+        Format::Sarif => sarif::render(outcome),
+        Format::Github => github::render(outcome),
+        Format::Gitlab => gitlab::render(outcome),
+        Format::Junit => junit::render(outcome),
+        Format::Gcc => gcc::render(outcome),
+    }
 }

@@ -1,3 +1,6 @@
 //! One folder per rule family, one file per rule.
+pub mod cl;
+pub mod ev;
 pub mod mg;
 pub mod pc;
+pub mod xr;

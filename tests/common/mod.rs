@@ -38,3 +38,99 @@ pub fn human(outcome: &Outcome) -> String {
 pub fn json(outcome: &Outcome) -> String {
     json::render(outcome)
 }
+
+/// Runs a rule fixture. A fixture directory holding `git-base/` is checked
+/// the way CI checks a change: `git-base/` is committed to a fresh git
+/// repository in a temporary directory, the fixture's other files are laid
+/// over it, and the run compares with that commit (`--base HEAD`).
+pub fn check_fixture(path: &Path) -> Outcome {
+    let base = root().join(path).join("git-base");
+    if !base.is_dir() {
+        return check(&[path]);
+    }
+    let repo = GitRepo::new();
+    copy_tree(&base, repo.path(), None);
+    repo.commit("base");
+    copy_tree(&root().join(path), repo.path(), Some("git-base"));
+    repo.check(Some("HEAD")).expect("run succeeds")
+}
+
+/// Copies a directory tree, skipping one top-level entry.
+pub fn copy_tree(from: &Path, to: &Path, skip: Option<&str>) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if skip.is_some_and(|s| name == s) {
+            continue;
+        }
+        let target = to.join(&name);
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&entry.path(), &target, None);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A real git repository in a temporary directory.
+pub struct GitRepo {
+    dir: tempfile::TempDir,
+}
+
+impl GitRepo {
+    pub fn new() -> GitRepo {
+        let repo = GitRepo {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        repo.git(&["init", "-q"]);
+        repo
+    }
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+    /// Runs git in the repository with a fixed identity and no signing.
+    pub fn git(&self, args: &[&str]) -> String {
+        let out = std::process::Command::new("git")
+            .arg("-C")
+            .arg(self.path())
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .expect("git runs");
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+    pub fn write(&self, rel: &str, text: &str) {
+        let p = self.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    /// Commits everything; returns the commit id.
+    pub fn commit(&self, message: &str) -> String {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "--allow-empty", "-m", message]);
+        self.git(&["rev-parse", "HEAD"])
+    }
+    /// `platcheck check` run from the repository's root, with `--base`.
+    pub fn check(&self, base: Option<&str>) -> Result<Outcome, engine::RunError> {
+        let overrides = Overrides {
+            today: Some(today()),
+            base: base.map(String::from),
+            ..Overrides::default()
+        };
+        engine::run(&[PathBuf::from(".")], self.path(), &overrides)
+    }
+}

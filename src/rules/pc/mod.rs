@@ -5,6 +5,7 @@ use crate::registry::{Check, Entry};
 
 pub fn entries() -> Vec<Entry> {
     [
+        RuleId::PC000,
         RuleId::PC001,
         RuleId::PC002,
         RuleId::PC003,
@@ -14,6 +15,7 @@ pub fn entries() -> Vec<Entry> {
         RuleId::PC007,
         RuleId::PC008,
         RuleId::PC010,
+        RuleId::PC011,
     ]
     .into_iter()
     .map(|id| Entry {

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs one fuzz target for N seconds (default 600), seeded from the repo's
+# examples and fixtures. Needs cargo-fuzz (`cargo install cargo-fuzz`); on a
+# stable toolchain RUSTC_BOOTSTRAP=1 lets it use the nightly-only flags.
+set -euo pipefail
+cd "$(dirname "$0")"
+target="${1:?usage: fuzz/run.sh <target> [seconds]}"
+seconds="${2:-600}"
+corpus="corpus/$target"
+mkdir -p "$corpus"
+case "$target" in
+  contract) find ../examples ../tests/fixtures ../src/init -name '*.yaml' -exec cp -t "$corpus" {} + ;;
+  config) find ../examples ../tests/fixtures ../src/init -name 'platcheck.yaml' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
+  sql) find ../examples ../tests/fixtures -name '*.sql' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
+  markdown) find ../examples ../tests/fixtures -name '*.md' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
+esac
+RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" "$corpus" -- -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048

@@ -1,0 +1,124 @@
+//! Baselines for legacy repositories: `platcheck baseline write` records the
+//! current findings by fingerprint (rule, file, contract, JSON pointer or
+//! statement text — never lines), and `--baseline FILE` hides them. Entries
+//! that no longer occur are reported once, as a PC011 notice.
+use crate::catalog::RuleId;
+use crate::emit::Report;
+use crate::finding::Finding;
+use crate::output::fingerprint;
+use crate::source::{SourceFile, Span};
+use crate::workspace::Workspace;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Baseline {
+    pub version: u32,
+    pub entries: Vec<Entry>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    pub fingerprint: String,
+    pub rule: String,
+    pub file: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+    /// For people reading the file; not used for matching.
+    pub message: String,
+}
+
+pub fn build(findings: &[Finding], ws: &Workspace) -> Baseline {
+    let mut entries: Vec<Entry> = findings
+        .iter()
+        .zip(fingerprint::of(findings, ws))
+        .map(|(f, fp)| Entry {
+            fingerprint: fp,
+            rule: f.rule.to_string(),
+            file: f.file.clone(),
+            contract: f
+                .contract
+                .as_ref()
+                .map(|c| format!("{}/{}", c.kind, c.name)),
+            pointer: f.pointer.clone(),
+            message: f.message.clone(),
+        })
+        .collect();
+    entries.sort();
+    Baseline {
+        version: 1,
+        entries,
+    }
+}
+
+pub fn to_json(b: &Baseline) -> String {
+    let mut s = serde_json::to_string_pretty(b).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Reads a baseline; the error says which file and what is wrong.
+pub fn read(path: &Path) -> Result<(Baseline, String), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read baseline {}: {e}", path.display()))?;
+    let b: Baseline = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{}:{}:{}: invalid baseline: {e}",
+            path.display(),
+            e.line().max(1),
+            e.column().max(1)
+        )
+    })?;
+    if b.version != 1 {
+        return Err(format!(
+            "{}: baseline version {} is not supported (expected 1)",
+            path.display(),
+            b.version
+        ));
+    }
+    Ok((b, text))
+}
+
+/// Removes baselined findings. Returns how many were hidden and, when some
+/// entries are stale, the PC011 report (the baseline file is added to the
+/// workspace so the report can point into it).
+pub fn apply(
+    findings: &mut Vec<Finding>,
+    ws: &mut Workspace,
+    baseline: &Baseline,
+    display: &str,
+    path: &Path,
+    text: &str,
+) -> (usize, Option<Report>) {
+    let known: BTreeSet<&str> = baseline
+        .entries
+        .iter()
+        .map(|e| e.fingerprint.as_str())
+        .collect();
+    let prints = fingerprint::of(findings, ws);
+    let current: BTreeSet<&str> = prints.iter().map(String::as_str).collect();
+    let before = findings.len();
+    let mut keep = prints.iter().map(|p| !known.contains(p.as_str()));
+    findings.retain(|_| keep.next().unwrap_or(true));
+    let hidden = before - findings.len();
+    let stale = known.iter().filter(|k| !current.contains(*k)).count();
+    let report = (stale > 0).then(|| {
+        let file = ws.add_file(SourceFile::new(display, path, text), None);
+        Report::new(RuleId::PC011, file, Span::empty(0))
+            .var("count", stale)
+            .var(
+                "entries",
+                if stale == 1 {
+                    "entry is"
+                } else {
+                    "entries are"
+                },
+            )
+    });
+    (hidden, report)
+}

@@ -1,0 +1,121 @@
+//! Before the rules run: check `--base` (a bad ref or no repository is a
+//! usage error, exit 2), add every boundary's schema file to the workspace
+//! so findings can point into it, and say once when compatibility goes
+//! unchecked because no `--base` was given.
+use super::git::Repo;
+use super::{Format, Mode, Policy};
+use crate::catalog::RuleId;
+use crate::contracts::Contract;
+use crate::contracts::yaml::Node;
+use crate::emit::{Report, Sink};
+use crate::engine::RunError;
+use crate::settings::Settings;
+use crate::source::{SourceFile, Span};
+use crate::workspace::Workspace;
+use std::path::{Path, PathBuf};
+
+/// What one boundary declares about its payload schema.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// `spec.schema.path` as written: relative to the config root (the
+    /// directory holding platcheck.yaml, else the working directory).
+    pub rel: String,
+    pub abs: PathBuf,
+    pub format: Format,
+    /// `None` when undeclared (EV050 reports that; nothing to compare).
+    pub mode: Option<Mode>,
+    pub policy: Policy,
+}
+
+pub fn target(c: &Contract, settings: &Settings) -> Option<Target> {
+    let schema = c.get("/spec/schema")?;
+    let rel = schema
+        .get("path")
+        .and_then(Node::as_str)?
+        .trim()
+        .to_string();
+    if rel.is_empty() {
+        return None;
+    }
+    let format = match schema.get("format").and_then(Node::as_str) {
+        Some(f) => Format::parse(f)?,
+        None => Format::from_path(&rel)?,
+    };
+    let mode = schema
+        .get("compatibility")
+        .and_then(Node::as_str)
+        .and_then(Mode::parse);
+    let policy = match schema.get("compatibility_policy").and_then(Node::as_str) {
+        Some("lenient") => Policy::Lenient,
+        _ => Policy::Strict,
+    };
+    Some(Target {
+        abs: settings.root.join(&rel),
+        rel,
+        format,
+        mode,
+        policy,
+    })
+}
+
+pub fn prepare(
+    ws: &mut Workspace,
+    settings: &Settings,
+    cwd: &Path,
+    sink: &mut Sink,
+) -> Result<(), RunError> {
+    if let Some(base) = &settings.base {
+        Repo::open(&settings.root, base).map_err(RunError::Usage)?;
+    }
+    let targets: Vec<Target> = ws
+        .boundaries()
+        .filter_map(|c| target(c, settings))
+        .collect();
+    let compared = targets
+        .iter()
+        .filter(|t| t.mode.is_some_and(|m| m != Mode::None))
+        .count();
+    if settings.base.is_none() && compared > 0 && settings.severity(RuleId::EV053).is_some() {
+        let s = if compared == 1 { "" } else { "s" };
+        sink.notes.push(format!(
+            "payload schema compatibility (EV053) was not checked for {compared} event boundar{}: pass --base <git-ref> to compare with an earlier revision",
+            if s.is_empty() { "y" } else { "ies" }
+        ));
+    }
+    for t in targets {
+        if ws.files.iter().any(|f| f.path == t.abs) || !t.abs.exists() {
+            continue;
+        }
+        let display = crate::discover::display_path(&t.abs, cwd);
+        match read(&t.abs, settings.max_file_size) {
+            Ok(text) => {
+                ws.add_file(SourceFile::new(display, &t.abs, &text), None);
+            }
+            Err(detail) => {
+                let file = ws.add_file(SourceFile::new(display, &t.abs, ""), None);
+                sink.push(Report::new(RuleId::PC001, file, Span::empty(0)).var("detail", detail));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn read(path: &Path, max: u64) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| crate::discover::io_reason(&e))?;
+    if !meta.is_file() {
+        return Err("the payload schema path is not a regular file".into());
+    }
+    if meta.len() > max {
+        return Err(format!(
+            "skipped: {} bytes is larger than the {max} byte limit (max_file_size in platcheck.yaml)",
+            meta.len()
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| crate::discover::io_reason(&e))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not valid UTF-8 (first invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}

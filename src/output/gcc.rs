@@ -1,0 +1,30 @@
+//! `--format gcc`: `file:line:col: severity: [ID] message`, one line per
+//! finding, for editors and tools that read compiler output.
+use crate::engine::Outcome;
+use crate::finding::Severity;
+use std::fmt::Write as _;
+
+pub fn render(outcome: &Outcome) -> String {
+    let mut out = String::new();
+    for f in &outcome.findings {
+        let sev = match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Notice => "note",
+        };
+        let _ = writeln!(
+            out,
+            "{}:{}:{}: {sev}: [{}] {}",
+            f.file,
+            f.line,
+            f.column,
+            f.rule,
+            one_line(&f.message)
+        );
+    }
+    out
+}
+
+fn one_line(s: &str) -> String {
+    s.replace(['\r', '\n'], " ")
+}

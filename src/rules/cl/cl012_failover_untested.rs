@@ -1,0 +1,31 @@
+//! CL012: failover has been tested, recently enough for its cadence.
+use super::common::{node, report_overdue, str_at};
+use crate::catalog::RuleId;
+use crate::emit::Sink;
+use crate::registry::RuleCtx;
+
+const LAST: &str = "/spec/ha/failover_test/last";
+
+pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
+    for c in ctx.ws.clusters() {
+        // Without an `ha` block CL010 speaks; with `failover: none` there is
+        // no failover to test (recovery is the restore, CL061/CL062).
+        if node(c, "/spec/ha").is_none() || str_at(c, "/spec/ha/failover") == Some("none") {
+            continue;
+        }
+        if node(c, LAST).is_none() {
+            sink.push(c.report(RuleId::CL012, LAST).variant("never"));
+            continue;
+        }
+        if let Some(r) = report_overdue(
+            c,
+            RuleId::CL012,
+            ctx.today(),
+            LAST,
+            "/spec/ha/failover_test/cadence",
+            "180d",
+        ) {
+            sink.push(r);
+        }
+    }
+}

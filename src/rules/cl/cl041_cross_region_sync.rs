@@ -1,0 +1,31 @@
+//! CL041: synchronous replication across regions puts an inter-region round
+//! trip on every write.
+use super::common::{str_at, strings};
+use crate::catalog::RuleId;
+use crate::emit::Sink;
+use crate::registry::RuleCtx;
+
+pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
+    for c in ctx.ws.clusters() {
+        if str_at(c, "/spec/cross_region/mode") == Some("sync") {
+            let regions = strings(c, "/spec/cross_region/regions");
+            let regions = if regions.is_empty() {
+                "its regions".to_string()
+            } else {
+                regions.join(", ")
+            };
+            sink.push(
+                c.report(RuleId::CL041, "/spec/cross_region/mode")
+                    .var("regions", regions),
+            );
+        } else if str_at(c, "/spec/ha/placement") == Some("cross-region")
+            && str_at(c, "/spec/ha/replication") == Some("sync")
+        {
+            // The standby sits in another region and acknowledges every write.
+            sink.push(
+                c.report(RuleId::CL041, "/spec/ha/replication")
+                    .variant("standby"),
+            );
+        }
+    }
+}

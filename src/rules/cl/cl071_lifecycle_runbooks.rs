@@ -1,0 +1,38 @@
+//! CL071: scale-up, scale-out and decommission runbooks are written down and
+//! exist in the repository.
+//!
+//! Paths are resolved against the directory of the platcheck.yaml in use
+//! (the working directory when there is none), the same root the include
+//! globs use; `http(s)://` links point outside the repo and are not checked.
+use super::common::{missing, str_at, under};
+use crate::catalog::RuleId;
+use crate::emit::Sink;
+use crate::registry::RuleCtx;
+
+const STEPS: [&str; 3] = ["scale_up", "scale_out", "decommission"];
+
+pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
+    let required = under("/spec/lifecycle/runbooks", &STEPS);
+    for c in ctx.ws.clusters() {
+        for r in missing(c, RuleId::CL071, &required) {
+            sink.push(r);
+        }
+        for step in STEPS {
+            let at = format!("/spec/lifecycle/runbooks/{step}");
+            let Some(path) = str_at(c, &at) else {
+                continue;
+            };
+            if path.starts_with("https://") || path.starts_with("http://") {
+                continue;
+            }
+            if !ctx.settings.root.join(path).exists() {
+                sink.push(
+                    c.report(RuleId::CL071, &at)
+                        .variant("not_found")
+                        .var("step", step)
+                        .var("path", path),
+                );
+            }
+        }
+    }
+}

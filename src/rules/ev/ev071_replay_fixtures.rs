@@ -1,0 +1,61 @@
+//! EV071: replay is tested with fixtures of every event class the boundary
+//! carries; a synthetic message proves only the parser.
+use super::common::{consumers, is_true, ordering_required, strings, text};
+use crate::catalog::RuleId;
+use crate::emit::Sink;
+use crate::registry::RuleCtx;
+
+const SEQUENCE_CASES: [&str; 4] = [
+    "duplicate",
+    "missing-predecessor",
+    "out-of-order",
+    "after-terminal",
+];
+
+pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
+    for c in ctx.ws.boundaries() {
+        // Which event classes this boundary carries, from its own contract.
+        let signed = text(c, "/spec/schema/audience") == Some("external")
+            || is_true(c, "/spec/schema/signed_schema_refs");
+        let pii = !strings(c.get("/spec/schema/pii_fields")).is_empty();
+        let registry = matches!(
+            text(c, "/spec/schema/discovery"),
+            Some("registry" | "hybrid")
+        );
+        let stateful = ordering_required(c) || c.get("/spec/workflow").is_some();
+        let needs = [
+            (signed, "signed-raw-body", "signed"),
+            (pii, "privacy-approved", "pii"),
+            (registry, "registry-valid", "registry"),
+            (stateful, "sequences", "sequences"),
+        ];
+        for consumer in consumers(c) {
+            if consumer.get("/dlq").is_none() {
+                continue;
+            }
+            let fixtures = strings(consumer.get("/dlq/fixtures"));
+            for (applies, fixture, variant) in needs {
+                if applies && !fixtures.contains(&fixture) {
+                    sink.push(
+                        c.report(RuleId::EV071, &consumer.ptr("/dlq/fixtures"))
+                            .variant(variant)
+                            .var("group", consumer.group())
+                            .var("fixture", fixture),
+                    );
+                }
+            }
+            if !stateful {
+                continue;
+            }
+            let cases = strings(consumer.get("/dlq/sequence_cases"));
+            for case in SEQUENCE_CASES.iter().filter(|k| !cases.contains(k)) {
+                sink.push(
+                    c.report(RuleId::EV071, &consumer.ptr("/dlq/sequence_cases"))
+                        .variant("case")
+                        .var("group", consumer.group())
+                        .var("case", case),
+                );
+            }
+        }
+    }
+}
