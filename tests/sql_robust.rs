@@ -195,3 +195,19 @@ fn clean_example_has_no_findings() {
     let clean = common::check(&[Path::new("examples/clean")]);
     assert!(clean.findings.is_empty(), "{:#?}", clean.findings);
 }
+
+#[test]
+fn violations_example_raises_every_mg_rule() {
+    let out = common::check(&[Path::new("examples/violations")]);
+    let missing: Vec<&str> = RuleId::ALL
+        .iter()
+        .filter(|r| r.as_str().starts_with("MG") || **r == RuleId::PC009)
+        .filter(|r| !out.findings.iter().any(|f| f.rule == **r))
+        .map(|r| r.as_str())
+        .collect();
+    assert!(missing.is_empty(), "not raised: {missing:?}");
+    // Lock facts name the referenced table too (MG015 on order_items → orders).
+    let fk = out.findings.iter().find(|f| f.rule == RuleId::MG015).unwrap();
+    let locks = &fk.sql.as_ref().unwrap().locks;
+    assert!(locks.iter().any(|l| l.relation == "orders"), "{locks:?}");
+}

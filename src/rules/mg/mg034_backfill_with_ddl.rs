@@ -6,13 +6,27 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 use crate::sql::ops::Op;
 
+/// Migration tools' own bookkeeping: a one-row update there is no backfill.
+const TOOL_TABLES: &[&str] = &[
+    "alembic_version",
+    "schema_migrations",
+    "flyway_schema_history",
+    "django_migrations",
+    "goose_db_version",
+    "ar_internal_metadata",
+    "databasechangelog",
+];
+
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for fa in c::pg_files(ctx) {
         for st in &fa.stmts {
             let (Some(tx), Some(Op::Dml { table, verb, bulk })) = (st.tx, &st.op) else {
                 continue;
             };
-            if fa.is_new(table, st) || (*verb == "INSERT" && !bulk) {
+            if fa.is_new(table, st)
+                || (*verb == "INSERT" && !bulk)
+                || TOOL_TABLES.contains(&table.name.as_str())
+            {
                 continue;
             }
             let ddl = fa.stmts.iter().find(|s| {
