@@ -99,8 +99,15 @@ fn huge_single_statement_with_raised_size_limit() {
     stmt.push_str("(2, 'end');\nCREATE INDEX i ON orders (a);\n");
     let cfg = "version: 1\nmax_file_size: 64MiB\n";
     let started = std::time::Instant::now();
-    let out = run_dir(&[("platcheck.yaml", cfg.as_bytes()), ("m.sql", stmt.as_bytes())]);
-    assert!(started.elapsed().as_secs() < 120, "took {:?}", started.elapsed());
+    let out = run_dir(&[
+        ("platcheck.yaml", cfg.as_bytes()),
+        ("m.sql", stmt.as_bytes()),
+    ]);
+    assert!(
+        started.elapsed().as_secs() < 120,
+        "took {:?}",
+        started.elapsed()
+    );
     assert!(of(&out, RuleId::PC001).is_empty(), "{:?}", out.findings);
     assert!(of(&out, RuleId::PC009).is_empty(), "{:?}", out.findings);
     assert_eq!(of(&out, RuleId::MG001).len(), 1);
@@ -139,11 +146,9 @@ fn default_zero_is_a_rewrite_only_before_pg11() {
 
 #[test]
 fn suppression_silences_one_statement() {
-    let out = sql(
-        "-- platcheck-ignore MG001: lookup table with 40 rows\n\
+    let out = sql("-- platcheck-ignore MG001: lookup table with 40 rows\n\
          CREATE INDEX i ON countries (code);\n\
-         CREATE INDEX j ON orders (a);\n",
-    );
+         CREATE INDEX j ON orders (a);\n");
     let mg = of(&out, RuleId::MG001);
     assert_eq!(mg.len(), 1);
     assert_eq!(mg[0].line, 3);
@@ -153,7 +158,9 @@ fn suppression_silences_one_statement() {
 
 #[test]
 fn json_carries_statement_locks_rewrite_scan() {
-    let out = sql("SELECT 1;\nALTER TABLE order_items ADD CONSTRAINT fk FOREIGN KEY (order_id) REFERENCES orders (id);\n");
+    let out = sql(
+        "SELECT 1;\nALTER TABLE order_items ADD CONSTRAINT fk FOREIGN KEY (order_id) REFERENCES orders (id);\n",
+    );
     let json: serde_json::Value = serde_json::from_str(&common::json(&out)).unwrap();
     let f = json["findings"]
         .as_array()
@@ -207,7 +214,11 @@ fn violations_example_raises_every_mg_rule() {
         .collect();
     assert!(missing.is_empty(), "not raised: {missing:?}");
     // Lock facts name the referenced table too (MG015 on order_items → orders).
-    let fk = out.findings.iter().find(|f| f.rule == RuleId::MG015).unwrap();
+    let fk = out
+        .findings
+        .iter()
+        .find(|f| f.rule == RuleId::MG015)
+        .unwrap();
     let locks = &fk.sql.as_ref().unwrap().locks;
     assert!(locks.iter().any(|l| l.relation == "orders"), "{locks:?}");
 }

@@ -30,8 +30,7 @@ fn fragment() -> impl Strategy<Value = String> {
 }
 
 fn statement() -> impl Strategy<Value = String> {
-    prop::collection::vec(fragment(), 1..8)
-        .prop_map(|v| format!("select {}", v.concat()))
+    prop::collection::vec(fragment(), 1..8).prop_map(|v| format!("select {}", v.concat()))
 }
 
 fn check_tiling(text: &str, d: Dialect) {

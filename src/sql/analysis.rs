@@ -64,7 +64,9 @@ impl FileAnalysis {
     /// Created earlier in this file (or by this very statement): nobody
     /// else can be using it, so locking it blocks no one.
     pub fn is_new(&self, name: &Name, stmt: &Stmt) -> bool {
-        self.created.get(&name.name).is_some_and(|&i| i <= stmt.index)
+        self.created
+            .get(&name.name)
+            .is_some_and(|&i| i <= stmt.index)
     }
 }
 
@@ -138,7 +140,9 @@ fn kind_of(op: Option<&Op>, toks: &[Token], text: &str) -> String {
         Some(Op::DropIndex { .. }) => "DROP INDEX",
         Some(Op::DropTable { .. }) => "DROP TABLE",
         Some(Op::RefreshMatView { .. }) => "REFRESH MATERIALIZED VIEW",
-        Some(Op::CreateView { materialized: true, .. }) => "CREATE MATERIALIZED VIEW",
+        Some(Op::CreateView {
+            materialized: true, ..
+        }) => "CREATE MATERIALIZED VIEW",
         Some(Op::AddEnumValue { .. }) => "ALTER TYPE",
         Some(Op::RenameTable { .. }) => "RENAME TABLE",
         Some(Op::Optimize { .. }) => "OPTIMIZE TABLE",

@@ -62,7 +62,11 @@ fn normalize(p: &Path) -> PathBuf {
 
 /// Markers with which tools opt a file out of their transaction.
 fn opts_out_of_transaction(text: &str) -> bool {
-    let head: String = text.chars().take(4096).collect::<String>().to_ascii_lowercase();
+    let head: String = text
+        .chars()
+        .take(4096)
+        .collect::<String>()
+        .to_ascii_lowercase();
     head.contains("executeintransaction=false")
         || head.contains("+goose no transaction")
         || head.contains("+migrate notransaction")

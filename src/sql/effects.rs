@@ -65,7 +65,9 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx) -> Vec<Effect> {
         } => {
             let mut out = Vec::new();
             if let Some(parent) = partition_of {
-                out.push(Effect::new("create_table_partition_of", Some(parent)).detail(name.display()));
+                out.push(
+                    Effect::new("create_table_partition_of", Some(parent)).detail(name.display()),
+                );
             }
             let refs: Vec<&Name> = columns
                 .iter()
@@ -131,7 +133,10 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx) -> Vec<Effect> {
             let table = if *table_level {
                 Some(target.clone())
             } else {
-                model.indexes.get(&target.name).map(|t| Name::new(t.clone()))
+                model
+                    .indexes
+                    .get(&target.name)
+                    .map(|t| Name::new(t.clone()))
             };
             vec![Effect::new(key, table.as_ref()).detail(target.display())]
         }
@@ -209,7 +214,9 @@ fn alter(t: &Name, a: &Alter, model: &Model) -> Vec<Effect> {
             out
         }
         Alter::DropColumn { name, .. } => vec![e("drop_column").col(name)],
-        Alter::ColumnType { name, col, using, .. } => {
+        Alter::ColumnType {
+            name, col, using, ..
+        } => {
             let old = model.column(t, name).map(|c| &c.ty);
             let coercible = types::pg_coercible(old, &col.ty);
             let rewrite = *using
@@ -255,7 +262,11 @@ fn alter(t: &Name, a: &Alter, model: &Model) -> Vec<Effect> {
                 .constraint(t, n)
                 .and_then(|c| c.references.clone())
                 .map(Name::new);
-            vec![e("validate_constraint").detail(n.clone()).other(referenced.as_ref())]
+            vec![
+                e("validate_constraint")
+                    .detail(n.clone())
+                    .other(referenced.as_ref()),
+            ]
         }
         Alter::DropConstraint { name, foreign_key } => {
             let known = model.constraint(t, name);
@@ -274,15 +285,21 @@ fn alter(t: &Name, a: &Alter, model: &Model) -> Vec<Effect> {
         Alter::RenameColumn { from, .. } => vec![e("rename").col(from)],
         Alter::RenameTo(_) | Alter::RenameConstraint | Alter::SetSchema => one("rename"),
         Alter::SetLogged(logged) => {
-            vec![e("set_logged").detail(if *logged { "SET LOGGED" } else { "SET UNLOGGED" })]
+            vec![e("set_logged").detail(if *logged {
+                "SET LOGGED"
+            } else {
+                "SET UNLOGGED"
+            })]
         }
         Alter::SetTablespace => vec![e("set_tablespace").detail("SET TABLESPACE")],
         Alter::SetAccessMethod => vec![e("set_access_method").detail("SET ACCESS METHOD")],
         Alter::AttachPartition(p) => {
             let mut x = e("attach_partition").other(Some(p)).detail(p.display());
-            x.covered = model
-                .table(p)
-                .is_some_and(|tb| tb.constraints.values().any(|c| c.kind == ConstraintKind::Check && c.validated));
+            x.covered = model.table(p).is_some_and(|tb| {
+                tb.constraints
+                    .values()
+                    .any(|c| c.kind == ConstraintKind::Check && c.validated)
+            });
             vec![x]
         }
         Alter::DetachPartition { part, concurrently } => {

@@ -21,9 +21,9 @@ pub fn effects(op: &Op, model: &Model, fk_checks_off: bool) -> Vec<Effect> {
     match op {
         Op::AlterTable { table, actions } => {
             let drops_pk = actions.iter().any(|a| matches!(a, Alter::DropPrimaryKey));
-            let adds_pk = actions.iter().any(|a| {
-                matches!(a, Alter::AddConstraint(c) if c.kind == ConstraintKind::PrimaryKey)
-            });
+            let adds_pk = actions.iter().any(
+                |a| matches!(a, Alter::AddConstraint(c) if c.kind == ConstraintKind::PrimaryKey),
+            );
             actions
                 .iter()
                 .enumerate()
@@ -73,7 +73,11 @@ fn action(
             };
             let mut x = e(key);
             x.column = Some(col.name.clone());
-            x.detail = col.default.as_ref().map(|d| d.raw.clone()).unwrap_or_default();
+            x.detail = col
+                .default
+                .as_ref()
+                .map(|d| d.raw.clone())
+                .unwrap_or_default();
             x
         }
         Alter::DropColumn { name, .. } => {
@@ -93,12 +97,8 @@ fn action(
             ..
         } => {
             let table_cs = model.table(t).and_then(|tb| tb.charset.as_deref());
-            let (key, detail) = types::mysql_modify_key(
-                model.column(t, name),
-                col,
-                new_name.is_some(),
-                table_cs,
-            );
+            let (key, detail) =
+                types::mysql_modify_key(model.column(t, name), col, new_name.is_some(), table_cs);
             let key = if col.positioned && key == "set_default" {
                 "reorder_column"
             } else {

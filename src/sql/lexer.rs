@@ -128,9 +128,7 @@ impl<'a> Lexer<'a> {
                 self.advance_to(start + 2);
                 (Tok::Punct, false)
             }
-            b':' if ident_start(self.peek(1))
-                && (start == 0 || !ident_char(self.b[start - 1])) =>
-            {
+            b':' if ident_start(self.peek(1)) && (start == 0 || !ident_char(self.b[start - 1])) => {
                 let n = 1 + self.b[start + 1..]
                     .iter()
                     .take_while(|c| ident_char(**c))

@@ -284,7 +284,10 @@ mod tests {
 
     #[test]
     fn every_row_has_a_known_mode() {
-        for r in pg_table().values().filter(|r| r.key != "alter_type_add_value") {
+        for r in pg_table()
+            .values()
+            .filter(|r| r.key != "alter_type_add_value")
+        {
             assert_ne!(r.lock, PgMode::None, "{}", r.key);
         }
     }

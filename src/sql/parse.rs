@@ -17,7 +17,10 @@ pub enum Parsed {
     /// Too large to hand to sqlparser; only the classifier looked at it.
     Skipped,
     /// The message and the byte offset (within the statement) it points at.
-    Err { message: String, at: usize },
+    Err {
+        message: String,
+        at: usize,
+    },
 }
 
 /// Placeholders (`${var}`, `{{ x }}`, `:var`) become identifiers of the same

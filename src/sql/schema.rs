@@ -73,10 +73,10 @@ impl Model {
 
     fn add_constraint(&mut self, t: &Name, c: &Constraint) {
         let tb = self.tables.entry(key(t)).or_default();
-        if c.kind == ConstraintKind::Index || c.kind == ConstraintKind::Unique {
-            if let Some(n) = &c.name {
-                self.indexes.insert(n.clone(), key(t));
-            }
+        if (c.kind == ConstraintKind::Index || c.kind == ConstraintKind::Unique)
+            && let Some(n) = &c.name
+        {
+            self.indexes.insert(n.clone(), key(t));
         }
         let tb_name = c.name.clone().unwrap_or_else(|| {
             format!(

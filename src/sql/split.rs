@@ -104,9 +104,10 @@ pub fn split(text: &str, dialect: Dialect) -> Vec<Piece> {
             }
             // SQL-standard function bodies (PostgreSQL 14+) contain `;`.
             if first_word.eq_ignore_ascii_case("create") {
-                if w.eq_ignore_ascii_case("atomic") && prev_word.eq_ignore_ascii_case("begin") {
-                    atomic_depth += 1;
-                } else if w.eq_ignore_ascii_case("case") && atomic_depth > 0 {
+                let opens_atomic =
+                    w.eq_ignore_ascii_case("atomic") && prev_word.eq_ignore_ascii_case("begin");
+                let opens_case = w.eq_ignore_ascii_case("case") && atomic_depth > 0;
+                if opens_atomic || opens_case {
                     atomic_depth += 1;
                 } else if w.eq_ignore_ascii_case("end") && atomic_depth > 0 {
                     atomic_depth -= 1;
@@ -146,8 +147,7 @@ fn line_start(text: &str, at: usize) -> bool {
 }
 
 fn starts_with_ci(s: &str, prefix: &str) -> bool {
-    s.len() >= prefix.len()
-        && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+    s.len() >= prefix.len() && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
 }
 
 #[cfg(test)]

@@ -5,13 +5,13 @@ use crate::catalog::RuleId;
 use crate::emit::Report;
 use crate::finding::Severity;
 use crate::registry::RuleCtx;
+use crate::source::Span;
 use crate::sql::analysis::{self, Analysis, FileAnalysis, Stmt};
 use crate::sql::context::Heat;
 use crate::sql::effects::Effect;
 use crate::sql::lexer::{self, Tok};
 use crate::sql::locks::{self, PgMode};
 use crate::sql::ops::Name;
-use crate::source::Span;
 
 pub fn analysis<'a>(ctx: &RuleCtx<'a>) -> &'a Analysis {
     ctx.ws
@@ -54,10 +54,7 @@ pub fn report(ctx: &RuleCtx, rule: RuleId, fa: &FileAnalysis, st: &Stmt) -> Repo
 
 /// Error on a hot or large table, warning otherwise.
 pub fn heat_severity(fa: &FileAnalysis, tables: &[&Name]) -> Severity {
-    if tables
-        .iter()
-        .any(|t| fa.ctx.heat(&t.name) != Heat::Normal)
-    {
+    if tables.iter().any(|t| fa.ctx.heat(&t.name) != Heat::Normal) {
         Severity::Error
     } else {
         Severity::Warning

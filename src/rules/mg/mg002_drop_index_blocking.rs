@@ -22,7 +22,10 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                         .severity(c::heat_severity(fa, &tables))
                         .var("index", &e.detail)
                         .var("table", table)
-                        .var("fix", c::insert_after(c::text(ctx, fa, st), "index", "CONCURRENTLY")),
+                        .var(
+                            "fix",
+                            c::insert_after(c::text(ctx, fa, st), "index", "CONCURRENTLY"),
+                        ),
                 );
             }
         }

@@ -13,7 +13,9 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                     continue;
                 }
                 let word = match &st.op {
-                    Some(Op::Reindex { table_level: false, .. }) => "index",
+                    Some(Op::Reindex {
+                        table_level: false, ..
+                    }) => "index",
                     _ => "table",
                 };
                 let tables: Vec<_> = e.table.iter().collect();
@@ -22,7 +24,10 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                         .severity(c::heat_severity(fa, &tables))
                         .var("target", &e.detail)
                         .var("locks", c::locks_text(fa, st))
-                        .var("fix", c::insert_after(c::text(ctx, fa, st), word, "CONCURRENTLY")),
+                        .var(
+                            "fix",
+                            c::insert_after(c::text(ctx, fa, st), word, "CONCURRENTLY"),
+                        ),
                 );
             }
         }

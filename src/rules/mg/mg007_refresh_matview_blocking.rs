@@ -15,7 +15,10 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                     c::report(ctx, RuleId::MG007, fa, st)
                         .severity(c::heat_severity(fa, &[t]))
                         .var("view", c::describe(fa, t))
-                        .var("fix", c::insert_after(c::text(ctx, fa, st), "view", "CONCURRENTLY")),
+                        .var(
+                            "fix",
+                            c::insert_after(c::text(ctx, fa, st), "view", "CONCURRENTLY"),
+                        ),
                 );
             }
         }

@@ -22,11 +22,18 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 let Some(Alter::AddColumn { col, .. }) = actions.get(e.action) else {
                     continue;
                 };
-                let default = col.default.as_ref().map(|d| d.raw.clone()).unwrap_or_default();
+                let default = col
+                    .default
+                    .as_ref()
+                    .map(|d| d.raw.clone())
+                    .unwrap_or_default();
                 let why = if e.key == "add_column_volatile_default" {
                     format!("the volatile default {default} is computed for every existing row")
                 } else {
-                    format!("PostgreSQL {} stores any default in every row", fa.ctx.version)
+                    format!(
+                        "PostgreSQL {} stores any default in every row",
+                        fa.ctx.version
+                    )
                 };
                 let t = table.display();
                 let fix = format!(

@@ -11,7 +11,11 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 let Some(t) = e.table.as_ref().filter(|_| c::existing(fa, st, e)) else {
                     continue;
                 };
-                let name = if e.detail.is_empty() { "<name>" } else { &e.detail };
+                let name = if e.detail.is_empty() {
+                    "<name>"
+                } else {
+                    &e.detail
+                };
                 let sql = c::text(ctx, fa, st).trim_end();
                 let fix = format!(
                     "{sql} NOT VALID; -- then, in a separate transaction: ALTER TABLE {t} VALIDATE CONSTRAINT {name};"

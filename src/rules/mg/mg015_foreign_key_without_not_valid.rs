@@ -15,11 +15,15 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 };
                 let mut tables: Vec<&Name> = vec![t];
                 tables.extend(e.other.iter());
-                let referenced = e
-                    .other
-                    .first()
-                    .map_or_else(|| "the referenced table".to_string(), |r| c::describe(fa, r));
-                let name = if e.detail.is_empty() { "<name>" } else { &e.detail };
+                let referenced = e.other.first().map_or_else(
+                    || "the referenced table".to_string(),
+                    |r| c::describe(fa, r),
+                );
+                let name = if e.detail.is_empty() {
+                    "<name>"
+                } else {
+                    &e.detail
+                };
                 let sql = c::text(ctx, fa, st).trim_end();
                 sink.push(
                     c::report(ctx, RuleId::MG015, fa, st)

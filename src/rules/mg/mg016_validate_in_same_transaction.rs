@@ -12,7 +12,9 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 let added = fa.stmts[..st.index - 1].iter().find(|s| {
                     s.tx == Some(tx)
                         && s.effects.iter().any(|a| {
-                            a.key.ends_with("_not_valid") && a.detail == e.detail && a.table == e.table
+                            a.key.ends_with("_not_valid")
+                                && a.detail == e.detail
+                                && a.table == e.table
                         })
                 });
                 let Some(added) = added else { continue };

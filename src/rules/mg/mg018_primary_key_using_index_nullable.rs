@@ -12,7 +12,11 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             let Some(Op::AlterTable { table, actions }) = &st.op else {
                 continue;
             };
-            for e in st.effects.iter().filter(|e| e.key == "add_unique_pk_using_index") {
+            for e in st
+                .effects
+                .iter()
+                .filter(|e| e.key == "add_unique_pk_using_index")
+            {
                 match actions.get(e.action) {
                     Some(Alter::AddConstraint(con)) if con.kind == ConstraintKind::PrimaryKey => {}
                     _ => continue,

@@ -7,9 +7,11 @@ use crate::registry::RuleCtx;
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for fa in c::pg_files(ctx) {
         for st in &fa.stmts {
-            for e in st.effects.iter().filter(|e| {
-                matches!(e.key, "set_logged" | "set_tablespace" | "set_access_method")
-            }) {
+            for e in st
+                .effects
+                .iter()
+                .filter(|e| matches!(e.key, "set_logged" | "set_tablespace" | "set_access_method"))
+            {
                 let Some(t) = e.table.as_ref().filter(|_| c::existing(fa, st, e)) else {
                     continue;
                 };

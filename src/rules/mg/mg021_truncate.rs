@@ -17,10 +17,16 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 tables.extend(e.other.iter());
                 let reach = match (cascade, e.other.is_empty()) {
                     (false, _) => String::new(),
-                    (true, true) => "; CASCADE also empties every table with a foreign key to it".into(),
+                    (true, true) => {
+                        "; CASCADE also empties every table with a foreign key to it".into()
+                    }
                     (true, false) => format!(
                         "; CASCADE also empties {}",
-                        e.other.iter().map(Name::display).collect::<Vec<_>>().join(", ")
+                        e.other
+                            .iter()
+                            .map(Name::display)
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 };
                 let fix = format!(

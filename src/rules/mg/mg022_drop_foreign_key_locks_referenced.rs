@@ -15,10 +15,10 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 };
                 let mut tables: Vec<&Name> = vec![t];
                 tables.extend(e.other.iter());
-                let referenced = e
-                    .other
-                    .first()
-                    .map_or_else(|| "the table it references".to_string(), |r| c::describe(fa, r));
+                let referenced = e.other.first().map_or_else(
+                    || "the table it references".to_string(),
+                    |r| c::describe(fa, r),
+                );
                 sink.push(
                     c::report(ctx, RuleId::MG022, fa, st)
                         .severity(c::heat_severity(fa, &tables))

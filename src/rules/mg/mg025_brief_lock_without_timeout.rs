@@ -18,10 +18,16 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 let row = locks::pg(e.key);
                 row.lock >= PgMode::ShareRowExclusive
                     && c::existing(fa, st, e)
-                    && e.table.as_ref().is_some_and(|t| fa.ctx.heat(&t.name) != Heat::Normal)
+                    && e.table
+                        .as_ref()
+                        .is_some_and(|t| fa.ctx.heat(&t.name) != Heat::Normal)
             });
             let Some(e) = hit else { continue };
-            let t = e.table.as_ref().map(|t| c::describe(fa, t)).unwrap_or_default();
+            let t = e
+                .table
+                .as_ref()
+                .map(|t| c::describe(fa, t))
+                .unwrap_or_default();
             sink.push(
                 c::report(ctx, RuleId::MG025, fa, st)
                     .var("what", &locks::pg(e.key).statement)

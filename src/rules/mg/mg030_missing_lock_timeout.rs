@@ -10,9 +10,10 @@ use crate::sql::locks::PgMode;
 
 fn blocking(fa: &FileAnalysis, st: &Stmt) -> bool {
     !st.lock_timeout
-        && st.locks.iter().any(|(n, m)| {
-            *m >= PgMode::Share && *m != PgMode::Exclusive && !fa.is_new(n, st)
-        })
+        && st
+            .locks
+            .iter()
+            .any(|(n, m)| *m >= PgMode::Share && *m != PgMode::Exclusive && !fa.is_new(n, st))
 }
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {

@@ -10,7 +10,10 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         let first = fa.stmts.iter().find(|st| {
             !st.statement_timeout
                 && (st.rewrite || st.scan)
-                && st.effects.iter().any(|e| e.table.is_some() && c::existing(fa, st, e))
+                && st
+                    .effects
+                    .iter()
+                    .any(|e| e.table.is_some() && c::existing(fa, st, e))
                 && !st.effects.iter().any(|e| e.key == "dml")
         });
         let Some(st) = first else { continue };

@@ -42,7 +42,10 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                     .severity(c::heat_severity(fa, &held))
                     .var(
                         "tables",
-                        held.iter().map(|n| c::describe(fa, n)).collect::<Vec<_>>().join(", "),
+                        held.iter()
+                            .map(|n| c::describe(fa, n))
+                            .collect::<Vec<_>>()
+                            .join(", "),
                     )
                     .var("count", later.len())
                     .var("lines", format!("{}{more}", lines.join(", "))),

@@ -7,7 +7,11 @@ use crate::registry::RuleCtx;
 use crate::sql::ops::{Alter, Op};
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for fa in c::analysis(ctx).files.iter().filter(|f| f.ctx.require_idempotent) {
+    for fa in c::analysis(ctx)
+        .files
+        .iter()
+        .filter(|f| f.ctx.require_idempotent)
+    {
         let repeatable = ctx.ws.files[fa.file]
             .path
             .file_name()
@@ -20,17 +24,30 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         for st in &fa.stmts {
             let mut missing: Vec<&str> = Vec::new();
             match &st.op {
-                Some(Op::CreateTable { if_not_exists: false, .. })
-                | Some(Op::CreateIndex { if_not_exists: false, .. }) => missing.push("IF NOT EXISTS"),
-                Some(Op::DropTable { if_exists: false, .. })
-                | Some(Op::DropIndex { if_exists: false, .. }) => missing.push("IF EXISTS"),
+                Some(Op::CreateTable {
+                    if_not_exists: false,
+                    ..
+                })
+                | Some(Op::CreateIndex {
+                    if_not_exists: false,
+                    ..
+                }) => missing.push("IF NOT EXISTS"),
+                Some(Op::DropTable {
+                    if_exists: false, ..
+                })
+                | Some(Op::DropIndex {
+                    if_exists: false, ..
+                }) => missing.push("IF EXISTS"),
                 Some(Op::AlterTable { actions, .. }) => {
                     for a in actions {
                         match a {
-                            Alter::AddColumn { if_not_exists: false, .. } => {
-                                missing.push("IF NOT EXISTS")
-                            }
-                            Alter::DropColumn { if_exists: false, .. } => missing.push("IF EXISTS"),
+                            Alter::AddColumn {
+                                if_not_exists: false,
+                                ..
+                            } => missing.push("IF NOT EXISTS"),
+                            Alter::DropColumn {
+                                if_exists: false, ..
+                            } => missing.push("IF EXISTS"),
                             _ => {}
                         }
                     }

@@ -11,7 +11,10 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for fa in c::my_files(ctx) {
         for st in &fa.stmts {
             for e in &st.effects {
-                if !matches!(e.key, "add_pk" | "drop_add_pk" | "row_format" | "rebuild" | "add_fulltext") {
+                if !matches!(
+                    e.key,
+                    "add_pk" | "drop_add_pk" | "row_format" | "rebuild" | "add_fulltext"
+                ) {
                     continue;
                 }
                 let row = locks::mysql(e.key);
@@ -19,7 +22,10 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 if plan.algorithm == Algorithm::Copy {
                     continue;
                 }
-                let Some(t) = e.table.as_ref().filter(|t| fa.ctx.heat(&t.name) != Heat::Normal)
+                let Some(t) = e
+                    .table
+                    .as_ref()
+                    .filter(|t| fa.ctx.heat(&t.name) != Heat::Normal)
                 else {
                     continue;
                 };

@@ -8,9 +8,10 @@ use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for fa in c::my_files(ctx) {
-        let first = fa.stmts.iter().find(|st| {
-            !st.lock_timeout && st.effects.iter().any(|e| c::existing(fa, st, e))
-        });
+        let first = fa
+            .stmts
+            .iter()
+            .find(|st| !st.lock_timeout && st.effects.iter().any(|e| c::existing(fa, st, e)));
         let Some(st) = first else { continue };
         sink.push(c::report(ctx, RuleId::MG104, fa, st).var("kind", &st.kind));
     }

@@ -14,7 +14,9 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 continue;
             };
             for a in actions {
-                let Alter::AddColumn { col, .. } = a else { continue };
+                let Alter::AddColumn { col, .. } = a else {
+                    continue;
+                };
                 let Some(d) = col.default.as_ref().filter(|d| d.volatile) else {
                     continue;
                 };

@@ -9,9 +9,9 @@ use crate::sql::ops::{Alter, ColumnDef, Op};
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     // MariaDB 10.5 started honouring column-level REFERENCES.
-    for fa in c::my_files(ctx).filter(|f| {
-        f.ctx.dialect == Dialect::MySql || !f.ctx.version.at_least(10, 5, 0)
-    }) {
+    for fa in c::my_files(ctx)
+        .filter(|f| f.ctx.dialect == Dialect::MySql || !f.ctx.version.at_least(10, 5, 0))
+    {
         for st in &fa.stmts {
             let cols: Vec<(String, &ColumnDef)> = match &st.op {
                 Some(Op::CreateTable { name, columns, .. }) => {

@@ -7,7 +7,11 @@ use crate::registry::RuleCtx;
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for fa in c::my_files(ctx) {
         for st in &fa.stmts {
-            for e in st.effects.iter().filter(|e| e.key == "add_column_auto_increment") {
+            for e in st
+                .effects
+                .iter()
+                .filter(|e| e.key == "add_column_auto_increment")
+            {
                 let Some(t) = e.table.as_ref().filter(|_| c::existing(fa, st, e)) else {
                     continue;
                 };

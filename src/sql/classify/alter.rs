@@ -170,9 +170,10 @@ fn alter_column(mut c: Cur) -> Alter {
         Alter::DropDefault(name)
     } else if c.eat(&["set", "storage"]) || c.eat(&["set", "compression"]) {
         Alter::SetStorage(name)
-    } else if c.eat(&["set", "statistics"]) || c.is(0, "set") && c.is_punct(1, "(") {
-        Alter::SetStatistics(name)
-    } else if c.is(0, "reset") {
+    } else if c.eat(&["set", "statistics"])
+        || c.is(0, "set") && c.is_punct(1, "(")
+        || c.is(0, "reset")
+    {
         Alter::SetStatistics(name)
     } else {
         Alter::Other("alter column".into())

@@ -52,10 +52,19 @@ const VOLATILE: &[&str] = &[
 
 /// Starts of a table-level constraint (as opposed to a column).
 pub fn starts_constraint(c: &Cur) -> bool {
-    ["constraint", "primary", "unique", "foreign", "check", "exclude"]
-        .iter()
-        .any(|k| c.is(0, k))
-        || ["key", "index", "fulltext", "spatial"].iter().any(|k| c.is(0, k))
+    [
+        "constraint",
+        "primary",
+        "unique",
+        "foreign",
+        "check",
+        "exclude",
+    ]
+    .iter()
+    .any(|k| c.is(0, k))
+        || ["key", "index", "fulltext", "spatial"]
+            .iter()
+            .any(|k| c.is(0, k))
             && !c.is_punct(1, ",")
             && c.tok(1).is_some()
             && !is_type_word(c.word_at(1).as_deref())
@@ -297,17 +306,18 @@ pub fn constraint(c: &mut Cur) -> Option<Constraint> {
         is_not_null_of: None,
     };
     // MySQL names indexes after the kind: `UNIQUE KEY uk (a)`.
-    if !c.is_punct(0, "(") && !c.is(0, "using") && kind != ConstraintKind::NotNull {
-        if let Some(n) = c.ident() {
-            if con.name.is_none() {
-                con.name = Some(n);
-            }
-        }
+    if !c.is_punct(0, "(")
+        && !c.is(0, "using")
+        && kind != ConstraintKind::NotNull
+        && let Some(n) = c.ident()
+        && con.name.is_none()
+    {
+        con.name = Some(n);
     }
-    if kind == ConstraintKind::NotNull {
-        if let Some(col) = c.ident() {
-            con.columns.push(col);
-        }
+    if kind == ConstraintKind::NotNull
+        && let Some(col) = c.ident()
+    {
+        con.columns.push(col);
     }
     c.eat(&["nulls", "not", "distinct"]);
     if c.eat(&["using", "index"]) {
@@ -343,7 +353,12 @@ fn idents(text: &str, toks: &[Token]) -> Vec<String> {
                 raw.to_ascii_lowercase()
             }
         })
-        .filter(|w| !matches!(w.as_str(), "asc" | "desc" | "with" | "nulls" | "first" | "last"))
+        .filter(|w| {
+            !matches!(
+                w.as_str(),
+                "asc" | "desc" | "with" | "nulls" | "first" | "last"
+            )
+        })
         .collect()
 }
 
