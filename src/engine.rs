@@ -419,9 +419,15 @@ fn finish(
     let mut findings = Vec::new();
     let mut suppressed = 0;
     for r in reports {
-        let Some(severity) = settings.severity(r.rule) else {
+        let Some(mut severity) = settings.severity(r.rule) else {
             continue;
         };
+        // A per-finding severity applies unless the config overrides the rule.
+        if let Some(s) = r.severity
+            && !settings.severities.contains_key(&r.rule)
+        {
+            severity = s;
+        }
         let line = ws.files[r.file].line_col(r.span.start).line;
         // An internal error always reaches the exit code.
         if r.rule != RuleId::PC000 && suppress::matches(&mut sups, r.file, line, r.rule) {

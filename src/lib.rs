@@ -21,6 +21,7 @@ pub mod report;
 pub mod rules;
 pub mod settings;
 pub mod source;
+pub mod sql;
 pub mod suppress;
 pub mod workspace;
 
