@@ -61,11 +61,15 @@ fn run_action(workspace: &Path, inputs: &[(&str, &str)]) -> RunResult {
             .unwrap_or_default();
         values.insert(k.name.clone(), default);
     }
+    let tmp = tempfile::tempdir().unwrap();
+    // The default SARIF path is relative to the workspace, which here is the
+    // repository itself: keep the report out of the source tree.
+    let sarif = tmp.path().join("platcheck.sarif");
+    values.insert("sarif-file".into(), sarif.display().to_string());
     for (k, v) in inputs {
         assert!(values.contains_key(*k), "unknown input {k}");
         values.insert(k.to_string(), v.to_string());
     }
-    let tmp = tempfile::tempdir().unwrap();
     let summary = tmp.path().join("summary.md");
     let path_file = tmp.path().join("path");
     std::fs::write(&summary, "").unwrap();
