@@ -33,14 +33,18 @@ pub struct Entry {
     pub message: String,
 }
 
-pub fn build(findings: &[Finding], ws: &Workspace) -> Baseline {
+pub fn build(findings: &[Finding], ws: &Workspace, root: &Path) -> Baseline {
+    let by_display: std::collections::HashMap<&str, &SourceFile> =
+        ws.files.iter().map(|s| (s.display.as_str(), s)).collect();
     let mut entries: Vec<Entry> = findings
         .iter()
-        .zip(fingerprint::of(findings, ws))
+        .zip(fingerprint::of(findings, ws, root))
         .map(|(f, fp)| Entry {
             fingerprint: fp,
             rule: f.rule.to_string(),
-            file: f.file.clone(),
+            file: by_display
+                .get(f.file.as_str())
+                .map_or_else(|| f.file.clone(), |s| fingerprint::stable_path(s, root)),
             contract: f
                 .contract
                 .as_ref()
@@ -86,27 +90,37 @@ pub fn read(path: &Path) -> Result<(Baseline, String), String> {
 
 /// Removes baselined findings. Returns how many were hidden and, when some
 /// entries are stale, the PC011 report (the baseline file is added to the
-/// workspace so the report can point into it).
+/// workspace so the report can point into it). Only entries about files this
+/// run checked can be stale: checking a subdirectory says nothing about the
+/// rest of the baseline.
 pub fn apply(
     findings: &mut Vec<Finding>,
     ws: &mut Workspace,
     baseline: &Baseline,
-    display: &str,
-    path: &Path,
-    text: &str,
+    root: &Path,
+    (display, path, text): (&str, &Path, &str),
 ) -> (usize, Option<Report>) {
     let known: BTreeSet<&str> = baseline
         .entries
         .iter()
         .map(|e| e.fingerprint.as_str())
         .collect();
-    let prints = fingerprint::of(findings, ws);
+    let checked: BTreeSet<String> = ws
+        .files
+        .iter()
+        .map(|s| fingerprint::stable_path(s, root))
+        .collect();
+    let prints = fingerprint::of(findings, ws, root);
     let current: BTreeSet<&str> = prints.iter().map(String::as_str).collect();
     let before = findings.len();
     let mut keep = prints.iter().map(|p| !known.contains(p.as_str()));
     findings.retain(|_| keep.next().unwrap_or(true));
     let hidden = before - findings.len();
-    let stale = known.iter().filter(|k| !current.contains(*k)).count();
+    let stale = baseline
+        .entries
+        .iter()
+        .filter(|e| checked.contains(&e.file) && !current.contains(e.fingerprint.as_str()))
+        .count();
     let report = (stale > 0).then(|| {
         let file = ws.add_file(SourceFile::new(display, path, text), None);
         Report::new(RuleId::PC011, file, Span::empty(0))

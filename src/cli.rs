@@ -317,7 +317,11 @@ fn baseline_write(
         .unwrap_or_else(|| cwd.join(".platcheck-baseline.json"));
     // A stale-baseline notice about the old file is not debt to record.
     outcome.findings.retain(|f| f.rule != RuleId::PC011);
-    let b = crate::baseline::build(&outcome.findings, &outcome.workspace);
+    let b = crate::baseline::build(
+        &outcome.findings,
+        &outcome.workspace,
+        &outcome.settings.root,
+    );
     let msg = format!(
         "wrote {} baseline entries to {}\n",
         b.entries.len(),

@@ -190,8 +190,13 @@ fn analyze(
     if let Some(path) = settings.baseline.clone() {
         let (baseline, text) = crate::baseline::read(&path).map_err(RunError::Usage)?;
         let display = discover::display_path(&path, cwd);
-        let (hidden, stale) =
-            crate::baseline::apply(&mut findings, &mut ws, &baseline, &display, &path, &text);
+        let (hidden, stale) = crate::baseline::apply(
+            &mut findings,
+            &mut ws,
+            &baseline,
+            &settings.root,
+            (&display, &path, &text),
+        );
         suppressed += hidden;
         if let Some(r) = stale
             && let Some(severity) = settings.severity(r.rule)

@@ -455,3 +455,51 @@ fn suppression_governance() {
         "{listing}"
     );
 }
+
+#[test]
+fn baselines_match_from_any_directory_and_subsets_are_not_stale() {
+    let tmp = copy_violations();
+    let d = tmp.path();
+    // Written from the repository root …
+    let w = run(d, &["baseline", "write", "base.json"], &[]);
+    assert_eq!(w.status.code(), Some(0));
+    // … it still hides everything when platcheck runs from a subdirectory.
+    let sub = d.join("contracts");
+    let o = run(
+        &sub,
+        &[
+            "check",
+            "..",
+            "--baseline",
+            "../base.json",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["findings"].as_array().unwrap().len(), 0, "{doc}");
+    // Checking one folder says nothing about the entries of other folders
+    // (migrations and docs here). Contracts are self-contained, so the
+    // contracts folder alone gives the same contract findings.
+    let o = run(
+        d,
+        &[
+            "check",
+            "contracts",
+            "--baseline",
+            "base.json",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rules: Vec<&str> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert!(!rules.contains(&"PC011"), "{rules:?}");
+}

@@ -5,8 +5,10 @@
 //! never on line numbers, so an edit above a finding does not change it.
 use crate::engine::Outcome;
 use crate::finding::Finding;
+use crate::source::SourceFile;
 use crate::workspace::Workspace;
 use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
 
 /// FNV-1a, 64 bit: tiny, dependency-free and stable across releases.
 pub fn fnv1a(data: &str) -> u64 {
@@ -18,8 +20,34 @@ pub fn fnv1a(data: &str) -> u64 {
     h
 }
 
+/// The path a fingerprint uses: relative to the config root (the directory
+/// of platcheck.yaml, else the working directory), so a baseline written from
+/// one directory still matches when platcheck runs from another.
+pub fn stable_path(src: &SourceFile, root: &Path) -> String {
+    let abs = normalize(&src.path);
+    match abs.strip_prefix(normalize(root)) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().replace('\\', "/"),
+        _ => src.display.clone(),
+    }
+}
+
+/// Lexical normalisation (`a/./b/../c` -> `a/c`) without touching the disk.
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
 /// The human-readable identity of a finding (without the occurrence index).
-pub fn identity(f: &Finding, ws: &Workspace) -> String {
+fn identity(f: &Finding, src: Option<&SourceFile>, root: &Path) -> String {
     let contract = f
         .contract
         .as_ref()
@@ -27,32 +55,34 @@ pub fn identity(f: &Finding, ws: &Workspace) -> String {
     let anchor = match &f.pointer {
         Some(p) => p.clone(),
         None => {
-            let text = ws
-                .files
-                .iter()
-                .find(|s| s.display == f.file)
-                .and_then(|s| s.text.get(f.start..f.end))
-                .unwrap_or("");
+            let text = src.and_then(|s| s.text.get(f.start..f.end)).unwrap_or("");
             let normal: Vec<&str> = text.split_whitespace().collect();
             format!("text:{:016x}", fnv1a(&normal.join(" ").to_lowercase()))
         }
     };
-    format!("{}|{}|{}|{}", f.rule, f.file, contract, anchor)
+    let file = src.map_or_else(|| f.file.clone(), |s| stable_path(s, root));
+    format!("{}|{}|{}|{}", f.rule, file, contract, anchor)
 }
 
 /// One fingerprint per finding, in the order of `outcome.findings`. Equal
 /// identities get an occurrence suffix so they stay distinct.
 pub fn all(outcome: &Outcome) -> Vec<String> {
-    of(&outcome.findings, &outcome.workspace)
+    of(
+        &outcome.findings,
+        &outcome.workspace,
+        &outcome.settings.root,
+    )
 }
 
 /// Fingerprints of `findings` (sorted as the engine sorts them).
-pub fn of(findings: &[Finding], ws: &Workspace) -> Vec<String> {
+pub fn of(findings: &[Finding], ws: &Workspace, root: &Path) -> Vec<String> {
+    let by_display: HashMap<&str, &SourceFile> =
+        ws.files.iter().map(|s| (s.display.as_str(), s)).collect();
     let mut seen: HashMap<String, usize> = HashMap::new();
     findings
         .iter()
         .map(|f| {
-            let id = identity(f, ws);
+            let id = identity(f, by_display.get(f.file.as_str()).copied(), root);
             let n = seen.entry(id.clone()).or_insert(0);
             *n += 1;
             format!("{:016x}:{}", fnv1a(&id), n)
