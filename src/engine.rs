@@ -254,6 +254,17 @@ struct Loaded {
 }
 
 impl Loaded {
+    /// A file that is not ours to check (YAML without a platcheck apiVersion).
+    fn skipped(class: FileClass) -> Loaded {
+        Loaded {
+            source: None,
+            class,
+            contracts: Vec::new(),
+            reports: Vec::new(),
+            checked: false,
+        }
+    }
+
     fn failed(cand: &Candidate, rule: RuleId, detail: String) -> Loaded {
         Loaded {
             source: Some(SourceFile::new(&cand.display, &cand.path, "")),
@@ -314,20 +325,13 @@ fn load_candidate(cand: &Candidate, settings: &Settings) -> Loaded {
         Ok(b) => b,
         Err(e) => return fail(discover::io_reason(&e)),
     };
-    let skipped = Loaded {
-        source: None,
-        class: cand.class,
-        contracts: Vec::new(),
-        reports: Vec::new(),
-        checked: false,
-    };
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
             if cand.class == FileClass::Yaml
                 && !load::looks_like_contract(&String::from_utf8_lossy(e.as_bytes()))
             {
-                return skipped;
+                return Loaded::skipped(cand.class);
             }
             let at = e.utf8_error().valid_up_to();
             return fail(format!(
@@ -340,13 +344,6 @@ fn load_candidate(cand: &Candidate, settings: &Settings) -> Loaded {
 
 /// Parses one decoded file.
 fn load_text(cand: &Candidate, text: &str) -> Loaded {
-    let skipped = Loaded {
-        source: None,
-        class: cand.class,
-        contracts: Vec::new(),
-        reports: Vec::new(),
-        checked: false,
-    };
     let src = SourceFile::new(&cand.display, &cand.path, text);
     match cand.class {
         FileClass::Yaml => {
@@ -359,7 +356,7 @@ fn load_text(cand: &Candidate, text: &str) -> Loaded {
                     reports: local.reports,
                     checked: true,
                 },
-                None => skipped,
+                None => Loaded::skipped(cand.class),
             }
         }
         FileClass::Sql | FileClass::Markdown => Loaded {

@@ -3,12 +3,13 @@
 //! about — rule, file, contract and JSON pointer, or for findings without a
 //! pointer (SQL statements, Markdown hits) the normalised text at the span —
 //! never on line numbers, so an edit above a finding does not change it.
+use crate::discover::normalize;
 use crate::engine::Outcome;
 use crate::finding::Finding;
 use crate::source::SourceFile;
 use crate::workspace::Workspace;
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 /// FNV-1a, 64 bit: tiny, dependency-free and stable across releases.
 pub fn fnv1a(data: &str) -> u64 {
@@ -29,21 +30,6 @@ pub fn stable_path(src: &SourceFile, root: &Path) -> String {
         Ok(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().replace('\\', "/"),
         _ => src.display.clone(),
     }
-}
-
-/// Lexical normalisation (`a/./b/../c` -> `a/c`) without touching the disk.
-fn normalize(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 /// The human-readable identity of a finding (without the occurrence index).

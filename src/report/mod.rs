@@ -10,8 +10,9 @@ pub mod html;
 pub mod markdown;
 pub mod model;
 
+use crate::discover::normalize;
 use crate::engine::Outcome;
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -80,22 +81,6 @@ impl Links {
         };
         format!("{}#L{line}", encode(&target))
     }
-}
-
-/// `a/./b/../c` -> `a/c` without touching the file system (the report file
-/// may not exist yet).
-fn normalize(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// Percent-encodes what would end or confuse a link target.

@@ -4,10 +4,10 @@
 use super::{Dialect, Version};
 use crate::contracts::units;
 use crate::contracts::yaml::Node;
+use crate::discover::normalize;
 use crate::settings::Settings;
 use crate::workspace::Workspace;
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
 
 #[derive(Debug, Clone)]
 pub struct FileCtx {
@@ -44,20 +44,6 @@ impl FileCtx {
             _ => Heat::Normal,
         }
     }
-}
-
-fn normalize(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// Markers with which tools opt a file out of their transaction.
