@@ -92,6 +92,10 @@ impl<'a> Consumer<'a> {
         self.get(rel).and_then(Node::as_bool) == Some(true)
     }
     /// The group name for messages (`consumers[2]` when it has none).
+    /// The read model this consumer maintains, for messages.
+    pub fn projection(&self) -> &'a str {
+        self.text("/read_model/projection").unwrap_or("(unnamed)")
+    }
     pub fn group(&self) -> String {
         match self.text("/group") {
             Some(g) if !g.trim().is_empty() => g.to_string(),

@@ -16,12 +16,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 c.report(RuleId::EV130, &consumer.ptr(rel))
                     .variant(variant)
                     .var("group", consumer.group())
-                    .var(
-                        "projection",
-                        consumer
-                            .text("/read_model/projection")
-                            .unwrap_or("(unnamed)"),
-                    )
+                    .var("projection", consumer.projection())
                     .var("value", written(consumer.get(rel)))
             };
             match consumer.text("/read_model/dedup") {

@@ -15,12 +15,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 c.report(RuleId::EV131, &consumer.ptr(rel))
                     .variant(variant)
                     .var("group", consumer.group())
-                    .var(
-                        "projection",
-                        consumer
-                            .text("/read_model/projection")
-                            .unwrap_or("(unnamed)"),
-                    )
+                    .var("projection", consumer.projection())
             };
             if !consumer.is_true("/read_model/bootstrap_rebuild") {
                 sink.push(report("/read_model/bootstrap_rebuild", "bootstrap"));

@@ -12,12 +12,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 sink.push(
                     c.report(RuleId::EV132, &consumer.ptr("/read_model/db_triggers"))
                         .var("group", consumer.group())
-                        .var(
-                            "projection",
-                            consumer
-                                .text("/read_model/projection")
-                                .unwrap_or("(unnamed)"),
-                        ),
+                        .var("projection", consumer.projection()),
                 );
             }
         }
