@@ -83,7 +83,7 @@ pub fn prepare(
         ));
     }
     for t in targets {
-        if ws.files.iter().any(|f| f.path == t.abs) || !t.abs.exists() {
+        if ws.file_at(&t.abs).is_some() || !t.abs.exists() {
             continue;
         }
         let display = crate::discover::display_path(&t.abs, cwd);
