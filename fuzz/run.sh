@@ -9,7 +9,7 @@ seconds="${2:-600}"
 corpus="corpus/$target"
 mkdir -p "$corpus"
 case "$target" in
-  contract) find ../examples ../tests/fixtures ../src/init -name '*.yaml' -exec cp -t "$corpus" {} + ;;
+  contract) find ../examples ../tests/fixtures ../src/init -name '*.yaml' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
   config) find ../examples ../tests/fixtures ../src/init -name 'platcheck.yaml' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
   sql) find ../examples ../tests/fixtures -name '*.sql' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
   markdown) find ../examples ../tests/fixtures -name '*.md' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;

@@ -111,6 +111,8 @@ pub enum Command {
         #[command(subcommand)]
         action: BaselineAction,
     },
+    /// The launch checklists of every Cluster and EventBoundary, as Markdown (default) or --format html.
+    Report(crate::report::command::ReportArgs),
     /// List every inline suppression: rules, reason, expiry, and whether it matched.
     Suppressions(CheckArgs),
     /// Scaffold platcheck.yaml and one example contract per kind (never overwrites).
@@ -195,6 +197,10 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
             action: BaselineAction::Write { file, paths },
         }) => baseline_write(&g, file, &paths, cwd),
         Some(Command::Suppressions(args)) => suppressions(&g, &args, cwd),
+        Some(Command::Report(args)) => {
+            let ov = overrides(&g, &args.check_args(), cwd);
+            crate::report::command::run(g.format, &args, cwd, &ov)
+        }
         Some(Command::Init { dir }) => {
             crate::init::scaffold(&dir.unwrap_or_else(|| cwd.to_path_buf()))
                 .map(text)
@@ -236,7 +242,7 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
             Some((fmt, file)) => {
                 let f = Format::parse(fmt).ok_or_else(|| {
                     CliError(format!(
-                        "--output {o}: unknown format `{fmt}` (human, json, sarif, github, gitlab, junit, gcc)"
+                        "--output {o}: unknown format `{fmt}` (human, json, sarif, github, gitlab, junit, gcc, markdown, html)"
                     ))
                 })?;
                 extra.push((f, cwd.join(file)));

@@ -3,7 +3,7 @@
 //! template from the rule's data file, computes line/column, applies
 //! severity overrides and suppressions).
 use crate::catalog::RuleId;
-use crate::finding::{ContractRef, SqlFacts};
+use crate::finding::{ContractRef, Severity, SqlFacts};
 use crate::source::Span;
 
 #[derive(Clone, Debug)]
@@ -20,6 +20,9 @@ pub struct Report {
     pub sql: Option<SqlFacts>,
     /// Replaces the template-rendered help (rare: computed suggestions).
     pub help: Option<String>,
+    /// This finding's severity when it differs from the rule's default (an
+    /// E/W rule on a cold table); a `rules:` override in the config still wins.
+    pub severity: Option<Severity>,
 }
 
 impl Report {
@@ -34,6 +37,7 @@ impl Report {
             pointer: None,
             sql: None,
             help: None,
+            severity: None,
         }
     }
     /// A value for the `{name}` placeholder of the message and help templates.
@@ -55,6 +59,10 @@ impl Report {
     }
     pub fn sql(mut self, facts: SqlFacts) -> Report {
         self.sql = Some(facts);
+        self
+    }
+    pub fn severity(mut self, severity: Severity) -> Report {
+        self.severity = Some(severity);
         self
     }
     pub fn help(mut self, help: impl Into<String>) -> Report {

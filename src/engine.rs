@@ -74,22 +74,8 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
     } else {
         paths.to_vec()
     };
-    let mut settings = Settings::load(&search_start(&paths, cwd), cwd, overrides)?;
+    let settings = Settings::load(&search_start(&paths, cwd), cwd, overrides)?;
     let found = discover::discover(&paths, cwd, &settings).map_err(RunError::Usage)?;
-
-    let mut ws = Workspace::default();
-    let mut sink = Sink::default();
-    if let Some(cfg) = settings.config.take() {
-        ws.add_file(cfg, None);
-        sink.reports.append(&mut settings.problems);
-    }
-    for problem in &found.problems {
-        let file = ws.add_file(
-            SourceFile::new(&problem.display, &problem.display, ""),
-            None,
-        );
-        sink.push(Report::new(RuleId::PC001, file, Span::empty(0)).var("detail", &problem.reason));
-    }
     // Files are read and parsed in parallel; merging in discovery order keeps
     // the output independent of scheduling.
     let loaded: Vec<Loaded> = found
@@ -97,6 +83,49 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         .par_iter()
         .map(|cand| isolated(cand, || load_candidate(cand, &settings)))
         .collect();
+    analyze(settings, cwd, &found.problems, loaded)
+}
+
+/// Checks in-memory files (display path, class, text) as if they had been
+/// discovered on disk: for fuzzing and embedding. No config is searched for.
+pub fn run_sources(
+    sources: Vec<(String, FileClass, String)>,
+    settings: Settings,
+    cwd: &Path,
+) -> Result<Outcome, RunError> {
+    let loaded: Vec<Loaded> = sources
+        .into_par_iter()
+        .map(|(display, class, text)| {
+            let cand = Candidate {
+                path: PathBuf::from(&display),
+                display,
+                class,
+            };
+            isolated(&cand, || load_text(&cand, &text))
+        })
+        .collect();
+    analyze(settings, cwd, &[], loaded)
+}
+
+fn analyze(
+    mut settings: Settings,
+    cwd: &Path,
+    problems: &[discover::WalkProblem],
+    loaded: Vec<Loaded>,
+) -> Result<Outcome, RunError> {
+    let mut ws = Workspace::default();
+    let mut sink = Sink::default();
+    if let Some(cfg) = settings.config.take() {
+        ws.add_file(cfg, None);
+        sink.reports.append(&mut settings.problems);
+    }
+    for problem in problems {
+        let file = ws.add_file(
+            SourceFile::new(&problem.display, &problem.display, ""),
+            None,
+        );
+        sink.push(Report::new(RuleId::PC001, file, Span::empty(0)).var("detail", &problem.reason));
+    }
     let mut checked = 0;
     for l in loaded {
         checked += usize::from(l.checked);
@@ -290,7 +319,19 @@ fn load_candidate(cand: &Candidate, settings: &Settings) -> Loaded {
             ));
         }
     };
-    let src = SourceFile::new(&cand.display, &cand.path, &text);
+    load_text(cand, &text)
+}
+
+/// Parses one decoded file.
+fn load_text(cand: &Candidate, text: &str) -> Loaded {
+    let skipped = Loaded {
+        source: None,
+        class: cand.class,
+        contracts: Vec::new(),
+        reports: Vec::new(),
+        checked: false,
+    };
+    let src = SourceFile::new(&cand.display, &cand.path, text);
     match cand.class {
         FileClass::Yaml => {
             let mut local = Sink::default();
@@ -367,9 +408,15 @@ fn finish(
     let mut findings = Vec::new();
     let mut suppressed = 0;
     for r in reports {
-        let Some(severity) = settings.severity(r.rule) else {
+        let Some(mut severity) = settings.severity(r.rule) else {
             continue;
         };
+        // A per-finding severity applies unless the config overrides the rule.
+        if let Some(s) = r.severity
+            && !settings.severities.contains_key(&r.rule)
+        {
+            severity = s;
+        }
         let line = ws.files[r.file].line_col(r.span.start).line;
         // An internal error always reaches the exit code.
         if r.rule != RuleId::PC000 && suppress::matches(&mut sups, r.file, line, r.rule) {

@@ -17,9 +17,11 @@ pub mod init;
 pub mod mirror;
 pub mod output;
 pub mod registry;
+pub mod report;
 pub mod rules;
 pub mod settings;
 pub mod source;
+pub mod sql;
 pub mod suppress;
 pub mod workspace;
 

@@ -39,6 +39,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(crate::rules::ev::entries());
     all.extend(crate::rules::mr::entries());
     all.extend(crate::rules::xr::entries());
+    all.extend(crate::rules::mg::entries());
     all.sort_by_key(|e| e.id);
     all
 }

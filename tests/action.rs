@@ -61,11 +61,15 @@ fn run_action(workspace: &Path, inputs: &[(&str, &str)]) -> RunResult {
             .unwrap_or_default();
         values.insert(k.name.clone(), default);
     }
+    let tmp = tempfile::tempdir().unwrap();
+    // The default SARIF path is relative to the workspace, which here is the
+    // repository itself: keep the report out of the source tree.
+    let sarif = tmp.path().join("platcheck.sarif");
+    values.insert("sarif-file".into(), sarif.display().to_string());
     for (k, v) in inputs {
         assert!(values.contains_key(*k), "unknown input {k}");
         values.insert(k.to_string(), v.to_string());
     }
-    let tmp = tempfile::tempdir().unwrap();
     let summary = tmp.path().join("summary.md");
     let path_file = tmp.path().join("path");
     std::fs::write(&summary, "").unwrap();
@@ -110,6 +114,9 @@ fn run_action(workspace: &Path, inputs: &[(&str, &str)]) -> RunResult {
             .env("GITHUB_STEP_SUMMARY", &summary)
             .env("GITHUB_PATH", &path_file)
             .env("RUNNER_TEMP", tmp.path())
+            .env("GITHUB_SERVER_URL", "https://github.com")
+            .env("GITHUB_REPOSITORY", "platcheck/example")
+            .env("GITHUB_SHA", "0123abc")
             .env("GITHUB_ACTIONS", "true");
         for (k, v) in step.get("env").map(Node::entries).unwrap_or_default() {
             cmd.env(&k.name, eval(&v.scalar_text().unwrap(), &lookup));
@@ -189,6 +196,54 @@ fn action_annotates_writes_sarif_summary_and_outputs() {
         expected
     );
     assert!(r.summary.starts_with("## platcheck"), "{}", r.summary);
+    assert!(
+        !r.summary.contains("Launch checklist report"),
+        "the report is opt-in"
+    );
+}
+
+#[test]
+fn action_appends_the_compact_report_to_the_step_summary() {
+    let r = run_action(
+        &common::root(),
+        &[
+            ("version", "preinstalled"),
+            ("paths", "examples/violations"),
+            ("report", "true"),
+        ],
+    );
+    assert!(r.failed, "the report does not change the check's result");
+    let (check, report) = r
+        .summary
+        .split_once("# Launch checklist report")
+        .unwrap_or_else(|| panic!("no report in the summary: {}", r.summary));
+    assert!(check.starts_with("## platcheck"));
+    assert!(report.contains("- **Today:** 2026-11-30 (from platcheck.yaml)"));
+    let outcome = common::check(&[Path::new("examples/violations")]);
+    for c in outcome.workspace.contracts.iter() {
+        assert!(report.contains(&format!("[{}](", c.name)), "{}", c.name);
+    }
+    assert!(
+        report.contains(
+            "](https://github.com/platcheck/example/blob/0123abc/examples/violations/contracts/"
+        ),
+        "links point at the commit"
+    );
+    assert!(!report.contains("**1. "), "compact: no item details");
+    let r = run_action(
+        &common::root(),
+        &[
+            ("version", "preinstalled"),
+            ("paths", "examples/clean"),
+            ("report", "yes please"),
+        ],
+    );
+    assert!(!r.failed);
+    assert!(
+        r.stdout
+            .contains("::warning title=platcheck::report must be true or false")
+    );
+    assert!(!r.summary.contains("Launch checklist report"));
 }
 
 #[test]

@@ -21,6 +21,23 @@ platcheck "${args[@]}" "${extra[@]}" "${paths[@]}"
 status=$?
 set -e
 
+# The launch-checklist report goes to the step summary after the check's
+# own summary; it never changes the step's result.
+case "${PLATCHECK_REPORT:-false}" in
+  true)
+    report=(report --compact --format markdown)
+    [ -n "${PLATCHECK_CONFIG:-}" ] && report+=(--config "$PLATCHECK_CONFIG")
+    if [ -n "${GITHUB_SERVER_URL:-}" ] && [ -n "${GITHUB_REPOSITORY:-}" ] && [ -n "${GITHUB_SHA:-}" ]; then
+      report+=(--links "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/blob/$GITHUB_SHA/")
+    fi
+    if ! platcheck "${report[@]}" "${paths[@]}" >> "${GITHUB_STEP_SUMMARY:-/dev/null}"; then
+      echo "::warning title=platcheck::the launch-checklist report could not be written"
+    fi
+    ;;
+  false | "") ;;
+  *) echo "::warning title=platcheck::report must be true or false, not ${PLATCHECK_REPORT}; no report written" ;;
+esac
+
 findings=0
 if [ -s "$json" ]; then
   # One `"rule":` key per finding in platcheck's JSON output (output.md).

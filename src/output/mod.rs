@@ -9,6 +9,7 @@ pub mod junit;
 pub mod sarif;
 
 use crate::engine::Outcome;
+use crate::report;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -19,6 +20,9 @@ pub enum Format {
     Gitlab,
     Junit,
     Gcc,
+    /// The launch-checklist report (see `platcheck report`).
+    Markdown,
+    Html,
 }
 
 impl Format {
@@ -36,5 +40,7 @@ pub fn render(format: Format, outcome: &Outcome, style: human::Style) -> String 
         Format::Gitlab => gitlab::render(outcome),
         Format::Junit => junit::render(outcome),
         Format::Gcc => gcc::render(outcome),
+        Format::Markdown => report::render(report::Format::Markdown, outcome, &Default::default()),
+        Format::Html => report::render(report::Format::Html, outcome, &Default::default()),
     }
 }

@@ -1,0 +1,2 @@
+TRUNCATE invoice_lines;
+DROP TABLE invoice_archive;

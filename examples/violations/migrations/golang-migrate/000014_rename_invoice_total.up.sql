@@ -1,0 +1,2 @@
+ALTER TABLE invoices RENAME COLUMN total TO amount_due;
+ALTER TABLE invoices DROP COLUMN legacy_ref;

@@ -1,0 +1,2 @@
+-- Speeds up the customer's order history page.
+CREATE INDEX idx_orders_customer ON orders (customer_id);

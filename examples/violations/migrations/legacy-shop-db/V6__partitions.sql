@@ -1,0 +1,3 @@
+SET lock_timeout = '3s';
+ALTER TABLE events DETACH PARTITION events_2024;
+CREATE TABLE events_2027 PARTITION OF events FOR VALUES FROM ('2027-01-01') TO ('2028-01-01');

@@ -1,0 +1,1 @@
+ALTER TABLE payments MODIFY amount bigint NOT NULL;

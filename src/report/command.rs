@@ -1,0 +1,94 @@
+//! `platcheck report`: run the engine as `check` does and render the
+//! checklists. The report is a document, not a gate: it exits 0 whatever it
+//! finds (`platcheck check` is the gate).
+use super::{Format, Links, Options};
+use crate::cli::{CliError, FileWrite, Output};
+use crate::engine;
+use crate::output;
+use crate::settings::Overrides;
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct ReportArgs {
+    /// Files or directories (default: the working directory).
+    pub paths: Vec<PathBuf>,
+    /// Write the report to FILE (its file:line links then work from FILE's directory).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Only the summary and one line per contract (for CI step summaries).
+    #[arg(long)]
+    pub compact: bool,
+    /// Link files under this URL instead of by relative path (e.g. https://github.com/o/r/blob/<sha>/).
+    #[arg(long, value_name = "URL")]
+    pub links: Option<String>,
+    /// Hide the findings recorded in this baseline (as `check --baseline`).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Ignore inline `platcheck-ignore` comments (for audits).
+    #[arg(long)]
+    pub no_inline_suppressions: bool,
+    /// Compare payload schemas (EV053) with this git revision.
+    #[arg(long, value_name = "GIT-REF")]
+    pub base: Option<String>,
+}
+
+impl ReportArgs {
+    /// The same run settings `check` would take.
+    pub fn check_args(&self) -> crate::cli::CheckArgs {
+        crate::cli::CheckArgs {
+            paths: self.paths.clone(),
+            baseline: self.baseline.clone(),
+            no_inline_suppressions: self.no_inline_suppressions,
+            base: self.base.clone(),
+            ..Default::default()
+        }
+    }
+}
+
+/// `--format` is the global flag: markdown (also the default, `human`) or html.
+fn format(f: output::Format) -> Result<Format, CliError> {
+    match f {
+        output::Format::Human | output::Format::Markdown => Ok(Format::Markdown),
+        output::Format::Html => Ok(Format::Html),
+        other => Err(CliError(format!(
+            "platcheck report writes markdown or html, not {}; use --format markdown or --format html",
+            clap::ValueEnum::to_possible_value(&other)
+                .map_or_else(String::new, |v| v.get_name().to_string())
+        ))),
+    }
+}
+
+pub fn run(
+    fmt: output::Format,
+    args: &ReportArgs,
+    cwd: &Path,
+    overrides: &Overrides,
+) -> Result<Output, CliError> {
+    let fmt = format(fmt)?;
+    let outcome = engine::run(&args.paths, cwd, overrides)?;
+    let links = match &args.links {
+        Some(url) => Links::url(url),
+        None => Links::relative(args.output.as_deref(), cwd),
+    };
+    let opts = Options {
+        compact: args.compact,
+        links,
+    };
+    let text = super::render(fmt, &outcome, &opts);
+    Ok(match &args.output {
+        None => Output::Text(text, Vec::new()),
+        Some(path) => {
+            let path = cwd.join(path);
+            let done = format!("wrote the launch-checklist report to {}\n", path.display());
+            Output::Text(
+                done,
+                vec![FileWrite {
+                    path,
+                    text,
+                    append: false,
+                }],
+            )
+        }
+    })
+}

@@ -1,0 +1,131 @@
+//! What every MG rule shares: the cached analysis, the report shape (the
+//! statement's first line, SQL facts attached), E/W by table heat, and the
+//! wording of locks and heat in messages.
+use crate::catalog::RuleId;
+use crate::emit::Report;
+use crate::finding::Severity;
+use crate::registry::RuleCtx;
+use crate::source::Span;
+use crate::sql::analysis::{self, Analysis, FileAnalysis, Stmt};
+use crate::sql::context::Heat;
+use crate::sql::effects::Effect;
+use crate::sql::lexer::{self, Tok};
+use crate::sql::locks::{self, PgMode};
+use crate::sql::ops::Name;
+
+pub fn analysis<'a>(ctx: &RuleCtx<'a>) -> &'a Analysis {
+    ctx.ws
+        .sql_analysis
+        .get_or_init(|| analysis::analyze(ctx.ws, ctx.settings))
+}
+
+pub fn pg_files<'a>(ctx: &RuleCtx<'a>) -> impl Iterator<Item = &'a FileAnalysis> {
+    analysis(ctx)
+        .files
+        .iter()
+        .filter(|f| !f.ctx.dialect.is_mysql())
+}
+
+pub fn my_files<'a>(ctx: &RuleCtx<'a>) -> impl Iterator<Item = &'a FileAnalysis> {
+    analysis(ctx)
+        .files
+        .iter()
+        .filter(|f| f.ctx.dialect.is_mysql())
+}
+
+/// The statement's text.
+pub fn text<'a>(ctx: &RuleCtx<'a>, fa: &FileAnalysis, st: &Stmt) -> &'a str {
+    &ctx.ws.files[fa.file].text[st.span.start..st.span.end]
+}
+
+/// A report at the statement's first line, with its lock facts.
+pub fn report(ctx: &RuleCtx, rule: RuleId, fa: &FileAnalysis, st: &Stmt) -> Report {
+    let t = text(ctx, fa, st);
+    let first_line = t.find('\n').map_or(t.len(), |i| i);
+    let first_line = t[..first_line].trim_end_matches('\r').len();
+    Report::new(
+        rule,
+        fa.file,
+        Span::new(st.span.start, st.span.start + first_line),
+    )
+    .sql(st.facts(&fa.ctx))
+    .var("statement", st.index)
+}
+
+/// Error on a hot or large table, warning otherwise.
+pub fn heat_severity(fa: &FileAnalysis, tables: &[&Name]) -> Severity {
+    if tables.iter().any(|t| fa.ctx.heat(&t.name) != Heat::Normal) {
+        Severity::Error
+    } else {
+        Severity::Warning
+    }
+}
+
+/// `orders (hot table)`, `order_items (400,000,000 rows)` or `audit_log`.
+pub fn describe(fa: &FileAnalysis, t: &Name) -> String {
+    match fa.ctx.heat(&t.name) {
+        Heat::Hot => format!("{} (hot table)", t.display()),
+        Heat::Large(r) => format!(
+            "{} ({} rows)",
+            t.display(),
+            crate::contracts::units::thousands(r as i128)
+        ),
+        Heat::Normal => t.display(),
+    }
+}
+
+/// `ACCESS EXCLUSIVE on orders, SHARE ROW EXCLUSIVE on customers`.
+pub fn locks_text(fa: &FileAnalysis, st: &Stmt) -> String {
+    if let Some(plan) = st.plan {
+        return analysis::my_mode(plan);
+    }
+    let parts: Vec<String> = st
+        .locks
+        .iter()
+        .map(|(n, m)| format!("{} on {}", m.as_str(), n.display()))
+        .collect();
+    let _ = fa;
+    if parts.is_empty() {
+        "a lock on the index's table (not declared in earlier migrations)".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Whether the effect's table existed before this file.
+pub fn existing(fa: &FileAnalysis, st: &Stmt, e: &Effect) -> bool {
+    e.table.as_ref().is_none_or(|t| !fa.is_new(t, st))
+}
+
+pub fn pg_lock(e: &Effect) -> PgMode {
+    locks::pg(e.key).lock
+}
+
+/// The statement with `word` inserted after the first keyword `after`
+/// (`CREATE INDEX` → `CREATE INDEX CONCURRENTLY`), as the concrete fix.
+pub fn insert_after(sql: &str, after: &str, word: &str) -> String {
+    let dialect = crate::sql::Dialect::Postgres;
+    for t in lexer::tokens(sql, dialect, 64) {
+        if t.kind == Tok::Word && sql[t.start..t.end].eq_ignore_ascii_case(after) {
+            return format!("{} {word}{};", &sql[..t.end], &sql[t.end..]);
+        }
+    }
+    format!("{sql};")
+}
+
+/// A statement on one line, shortened for messages.
+pub fn one_line(sql: &str) -> String {
+    let s: String = sql.split_whitespace().collect::<Vec<_>>().join(" ");
+    if s.chars().count() > 80 {
+        format!("{}…", s.chars().take(79).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// The table name to show, or a placeholder when unknown.
+pub fn table_or(e: &Effect, unknown: &str) -> String {
+    e.table
+        .as_ref()
+        .map_or_else(|| unknown.to_string(), Name::display)
+}

@@ -1,0 +1,55 @@
+//! MG032: statements after an ACCESS EXCLUSIVE lock in the same transaction
+//! keep that lock held until COMMIT.
+use super::common::{self as c};
+use crate::catalog::RuleId;
+use crate::emit::Sink;
+use crate::registry::RuleCtx;
+use crate::sql::locks::PgMode;
+use crate::sql::ops::Name;
+use std::collections::HashSet;
+
+pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
+    for fa in c::pg_files(ctx) {
+        let mut reported = HashSet::new();
+        for st in &fa.stmts {
+            let Some(tx) = st.tx else { continue };
+            if reported.contains(&tx) {
+                continue;
+            }
+            let held: Vec<&Name> = st
+                .locks
+                .iter()
+                .filter(|(n, m)| *m == PgMode::AccessExclusive && !fa.is_new(n, st))
+                .map(|(n, _)| n)
+                .collect();
+            if held.is_empty() {
+                continue;
+            }
+            let later: Vec<usize> = fa.stmts[st.index..]
+                .iter()
+                .take_while(|s| s.tx == Some(tx))
+                .filter(|s| !s.op.as_ref().is_some_and(|o| o.is_transaction_control()))
+                .map(|s| ctx.ws.files[fa.file].line_col(s.span.start).line)
+                .collect();
+            if later.is_empty() {
+                continue;
+            }
+            reported.insert(tx);
+            let lines: Vec<String> = later.iter().take(5).map(usize::to_string).collect();
+            let more = if later.len() > 5 { ", …" } else { "" };
+            sink.push(
+                c::report(ctx, RuleId::MG032, fa, st)
+                    .severity(c::heat_severity(fa, &held))
+                    .var(
+                        "tables",
+                        held.iter()
+                            .map(|n| c::describe(fa, n))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    )
+                    .var("count", later.len())
+                    .var("lines", format!("{}{more}", lines.join(", "))),
+            );
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! PC009: a statement neither sqlparser nor the classifier understands. It
+//! is reported where the parser stopped; the rest of the file is analysed.
+use super::common::{self as c};
+use crate::catalog::RuleId;
+use crate::emit::{Report, Sink};
+use crate::registry::RuleCtx;
+use crate::source::Span;
+use crate::sql::parse::Parsed;
+
+pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
+    for fa in &c::analysis(ctx).files {
+        for st in &fa.stmts {
+            let (at, detail) = match (&st.split_error, &st.op, &st.parsed) {
+                (Some(e), _, _) => (
+                    e.at,
+                    format!("{}; the statement runs to the end of the file", e.what),
+                ),
+                (None, None, Parsed::Err { message, at }) => (st.span.start + at, message.clone()),
+                (None, None, Parsed::Skipped) => (
+                    st.span.start,
+                    "too large for the parser and not a statement platcheck recognises".to_string(),
+                ),
+                _ => continue,
+            };
+            let text = &ctx.ws.files[fa.file].text;
+            // The token where parsing stopped.
+            let end = text[at.min(text.len())..]
+                .find(char::is_whitespace)
+                .map_or(text.len(), |i| at + i)
+                .min(st.span.end.max(at));
+            sink.push(
+                Report::new(RuleId::PC009, fa.file, Span::new(at, end.max(at)))
+                    .var("index", st.index)
+                    .var("detail", detail)
+                    .var("dialect", fa.ctx.dialect.as_str()),
+            );
+        }
+    }
+}

@@ -1,0 +1,307 @@
+//! The per-file walk: split, lex, parse, classify each statement; follow
+//! transactions and session settings; judge each statement against the
+//! schema history and the lock table. Runs once per workspace (cached in
+//! `Workspace::sql_analysis`); every MG rule reads the result.
+use super::context::{self, FileCtx};
+use super::effects::{self, Effect};
+use super::effects_my;
+use super::lexer::{self, Token};
+use super::locks::{self, Algorithm, MyPlan, PgMode};
+use super::ops::{Name, Op};
+use super::parse::{self, Parsed};
+use super::schema::Model;
+use super::split::{self, SplitError};
+use super::{Dialect, classify};
+use crate::finding::{LockFact, SqlFacts, StatementRef};
+use crate::settings::Settings;
+use crate::source::Span;
+use crate::workspace::Workspace;
+use std::collections::HashMap;
+
+/// The classifier reads the head of a statement; past this many tokens a
+/// statement is data (a huge INSERT), and the rest is not kept.
+pub const TOKEN_LIMIT: usize = 20_000;
+
+#[derive(Debug)]
+pub struct Stmt {
+    /// 1-based position in the file.
+    pub index: usize,
+    /// The statement text in the file (no leading comments, no terminator).
+    pub span: Span,
+    pub kind: String,
+    /// `None`: neither sqlparser nor the classifier understood it.
+    pub op: Option<Op>,
+    pub parsed: Parsed,
+    pub split_error: Option<SplitError>,
+    /// The transaction the statement runs in (explicit, or the tool's).
+    pub tx: Option<u32>,
+    pub lock_timeout: bool,
+    pub statement_timeout: bool,
+    pub fk_checks_off: bool,
+    pub effects: Vec<Effect>,
+    pub locks: Vec<(Name, PgMode)>,
+    pub rewrite: bool,
+    pub scan: bool,
+    /// MySQL/MariaDB: the algorithm and DML level the server would choose.
+    pub plan: Option<MyPlan>,
+}
+
+#[derive(Debug)]
+pub struct FileAnalysis {
+    pub file: usize,
+    pub ctx: FileCtx,
+    pub stmts: Vec<Stmt>,
+    /// Tables, views and indexes created in this file → index of the creating statement.
+    pub created: HashMap<String, usize>,
+}
+
+#[derive(Debug, Default)]
+pub struct Analysis {
+    pub files: Vec<FileAnalysis>,
+}
+
+impl FileAnalysis {
+    /// Created earlier in this file (or by this very statement): nobody
+    /// else can be using it, so locking it blocks no one.
+    pub fn is_new(&self, name: &Name, stmt: &Stmt) -> bool {
+        self.created
+            .get(&name.name)
+            .is_some_and(|&i| i <= stmt.index)
+    }
+}
+
+impl Stmt {
+    /// The facts every SQL finding carries (output.md).
+    pub fn facts(&self, ctx: &FileCtx) -> SqlFacts {
+        let locks = if let Some(plan) = self.plan {
+            self.effects
+                .iter()
+                .filter_map(|e| e.table.as_ref())
+                .take(1)
+                .map(|t| LockFact {
+                    relation: t.display(),
+                    mode: my_mode(plan),
+                })
+                .collect()
+        } else {
+            self.locks
+                .iter()
+                .map(|(n, m)| LockFact {
+                    relation: n.display(),
+                    mode: m.as_str().to_string(),
+                })
+                .collect()
+        };
+        let _ = ctx;
+        SqlFacts {
+            statement: StatementRef {
+                index: self.index,
+                kind: self.kind.clone(),
+            },
+            locks,
+            rewrite: self.rewrite,
+            scan: self.scan,
+        }
+    }
+    /// The strongest lock this statement takes on `table`.
+    pub fn lock_on(&self, table: &Name) -> PgMode {
+        self.locks
+            .iter()
+            .filter(|(n, _)| n.name == table.name)
+            .map(|(_, m)| *m)
+            .max()
+            .unwrap_or(PgMode::None)
+    }
+}
+
+pub fn my_mode(p: MyPlan) -> String {
+    let lock = if p.concurrent_dml { "NONE" } else { "SHARED" };
+    format!("ALGORITHM={}, LOCK={lock}", p.algorithm.as_str())
+}
+
+pub fn analyze(ws: &Workspace, settings: &Settings) -> Analysis {
+    let mut models: HashMap<String, Model> = HashMap::new();
+    let mut order: Vec<usize> = ws.sql.clone();
+    order.sort_by(|a, b| ws.files[*a].display.cmp(&ws.files[*b].display));
+    let mut files = Vec::new();
+    for file in order {
+        let ctx = context::for_file(ws, settings, file);
+        let model = models.entry(ctx.scope.clone()).or_default();
+        files.push(analyze_file(&ws.files[file].text, file, ctx, model));
+    }
+    Analysis { files }
+}
+
+fn kind_of(op: Option<&Op>, toks: &[Token], text: &str) -> String {
+    let k = match op {
+        Some(Op::AlterTable { .. }) => "ALTER TABLE",
+        Some(Op::CreateTable { .. }) => "CREATE TABLE",
+        Some(Op::CreateIndex { .. }) => "CREATE INDEX",
+        Some(Op::DropIndex { .. }) => "DROP INDEX",
+        Some(Op::DropTable { .. }) => "DROP TABLE",
+        Some(Op::RefreshMatView { .. }) => "REFRESH MATERIALIZED VIEW",
+        Some(Op::CreateView {
+            materialized: true, ..
+        }) => "CREATE MATERIALIZED VIEW",
+        Some(Op::AddEnumValue { .. }) => "ALTER TYPE",
+        Some(Op::RenameTable { .. }) => "RENAME TABLE",
+        Some(Op::Optimize { .. }) => "OPTIMIZE TABLE",
+        _ => "",
+    };
+    if !k.is_empty() {
+        return k.to_string();
+    }
+    toks.first()
+        .map(|t| text[t.start..t.end].to_ascii_uppercase())
+        .unwrap_or_default()
+}
+
+struct Session {
+    tx: Option<u32>,
+    next_tx: u32,
+    lock_timeout: bool,
+    statement_timeout: bool,
+    fk_checks_off: bool,
+}
+
+impl Session {
+    fn apply(&mut self, op: &Op, dialect: Dialect) {
+        match op {
+            Op::Begin if dialect == Dialect::Postgres => {
+                self.next_tx += 1;
+                self.tx = Some(self.next_tx);
+            }
+            Op::Commit | Op::Rollback => self.tx = None,
+            Op::Set { name, value } => {
+                let on = !matches!(value.as_str(), "0" | "default" | "");
+                match name.as_str() {
+                    "lock_timeout" | "lock_wait_timeout" | "innodb_lock_wait_timeout" => {
+                        self.lock_timeout = on
+                    }
+                    "statement_timeout" | "max_execution_time" | "max_statement_time" => {
+                        self.statement_timeout = on
+                    }
+                    "foreign_key_checks" => {
+                        self.fk_checks_off = matches!(value.as_str(), "0" | "off" | "false")
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+pub fn analyze_file(text: &str, file: usize, ctx: FileCtx, model: &mut Model) -> FileAnalysis {
+    let dialect = ctx.dialect;
+    let mut s = Session {
+        tx: (ctx.in_transaction && dialect == Dialect::Postgres).then_some(0),
+        next_tx: 0,
+        lock_timeout: false,
+        statement_timeout: false,
+        fk_checks_off: false,
+    };
+    let mut stmts = Vec::new();
+    let mut created = HashMap::new();
+    for piece in split::split(text, dialect) {
+        if !piece.is_statement() {
+            continue;
+        }
+        let body = &text[piece.body.start..piece.body.end];
+        let toks = lexer::tokens(body, dialect, TOKEN_LIMIT);
+        let op = classify::classify(body, &toks, dialect);
+        let parsed = if piece.error.is_some() {
+            Parsed::Skipped
+        } else {
+            parse::parse(body, &toks, dialect)
+        };
+        let index = stmts.len() + 1;
+        let kind = kind_of(op.as_ref(), &toks, body);
+        let mut st = Stmt {
+            index,
+            span: piece.body,
+            kind,
+            op: None,
+            parsed,
+            split_error: piece.error,
+            tx: s.tx,
+            lock_timeout: s.lock_timeout,
+            statement_timeout: s.statement_timeout,
+            fk_checks_off: s.fk_checks_off,
+            effects: Vec::new(),
+            locks: Vec::new(),
+            rewrite: false,
+            scan: false,
+            plan: None,
+        };
+        if let Some(op) = op {
+            s.apply(&op, dialect);
+            if let Op::CreateTable { name, .. } | Op::CreateView { name, .. } = &op {
+                created.insert(name.name.clone(), index);
+            }
+            if let Op::CreateIndex { name: Some(n), .. } = &op {
+                created.insert(n.clone(), index);
+            }
+            judge(&mut st, &op, model, &ctx);
+            model.apply(&op);
+            st.op = Some(op);
+        }
+        stmts.push(st);
+    }
+    FileAnalysis {
+        file,
+        ctx,
+        stmts,
+        created,
+    }
+}
+
+fn judge(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx) {
+    if ctx.dialect.is_mysql() {
+        st.effects = effects_my::effects(op, model, st.fk_checks_off);
+        let plans: Vec<MyPlan> = st
+            .effects
+            .iter()
+            .map(|e| locks::mysql(e.key).plan(ctx.dialect, ctx.version))
+            .collect();
+        if let Some(worst) = plans.iter().map(|p| p.algorithm).max() {
+            let plan = MyPlan {
+                algorithm: worst,
+                concurrent_dml: plans.iter().all(|p| p.concurrent_dml),
+                rebuild: plans.iter().any(|p| p.rebuild),
+            };
+            st.rewrite = plan.rebuild;
+            st.scan = plan.rebuild || worst == Algorithm::Copy;
+            st.plan = Some(plan);
+        }
+        return;
+    }
+    st.effects = effects::pg(op, model, ctx);
+    let mut locks: Vec<(Name, PgMode)> = Vec::new();
+    let mut add = |n: &Name, m: PgMode| {
+        if m == PgMode::None {
+            return;
+        }
+        match locks.iter_mut().find(|(x, _)| x.name == n.name) {
+            Some((_, old)) => *old = (*old).max(m),
+            None => locks.push((n.clone(), m)),
+        }
+    };
+    for e in &st.effects {
+        let row = locks::pg(e.key);
+        let mode = if e.key == "lock_table" {
+            PgMode::parse(&e.detail)
+        } else {
+            row.lock
+        };
+        if let Some(t) = &e.table {
+            add(t, mode);
+        }
+        for o in &e.other {
+            add(o, row.other_lock);
+        }
+        st.rewrite |= row.rewrites(ctx.version);
+        st.scan |= row.scan && !e.covered;
+    }
+    st.locks = locks;
+}

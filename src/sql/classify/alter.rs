@@ -1,0 +1,222 @@
+//! `ALTER TABLE` actions, PostgreSQL and MySQL/MariaDB forms.
+use super::columns::{column_def, constraint, starts_constraint, type_name};
+use super::cursor::{Cur, split_commas};
+use crate::sql::lexer::Token;
+use crate::sql::ops::{Alter, ColumnDef, Name};
+
+pub fn actions(text: &str, toks: &[Token]) -> Vec<Alter> {
+    split_commas(text, toks)
+        .into_iter()
+        .filter(|a| !a.is_empty())
+        .map(|a| action(Cur::new(text, a)))
+        .collect()
+}
+
+fn action(mut c: Cur) -> Alter {
+    let first = c.word_at(0).unwrap_or_default();
+    c.i += 1;
+    match first.as_str() {
+        "add" => add(c),
+        "drop" => drop(c),
+        "alter" => {
+            c.eat(&["column"]);
+            alter_column(c)
+        }
+        "modify" => {
+            c.eat(&["column"]);
+            let col = column_def(&mut c).unwrap_or_default();
+            Alter::ColumnType {
+                name: col.name.clone(),
+                new_name: None,
+                col,
+                using: false,
+                restated: true,
+            }
+        }
+        "change" => {
+            c.eat(&["column"]);
+            let old = c.ident().unwrap_or_default();
+            let col = column_def(&mut c).unwrap_or_default();
+            Alter::ColumnType {
+                new_name: (col.name != old).then(|| col.name.clone()),
+                name: old,
+                col,
+                using: false,
+                restated: true,
+            }
+        }
+        "rename" => rename(c),
+        "set" => set(c),
+        "reset" => Alter::SetParams,
+        "validate" => {
+            c.eat(&["constraint"]);
+            Alter::ValidateConstraint(c.ident().unwrap_or_default())
+        }
+        "attach" => {
+            c.eat(&["partition"]);
+            Alter::AttachPartition(c.name().unwrap_or_default())
+        }
+        "detach" => {
+            c.eat(&["partition"]);
+            let part = c.name().unwrap_or_default();
+            Alter::DetachPartition {
+                part,
+                concurrently: c.has_word("concurrently") || c.has_word("finalize"),
+            }
+        }
+        "enable" | "disable" => {
+            if c.has_word("trigger") {
+                Alter::Trigger
+            } else if c.has_word("rule") {
+                Alter::Rule
+            } else if c.has_word("security") {
+                Alter::RowLevelSecurity
+            } else {
+                Alter::Other(first)
+            }
+        }
+        "force" if c.done() => Alter::Force,
+        "force" | "no" if c.has_word("security") => Alter::RowLevelSecurity,
+        "no" | "inherit" => Alter::Inherit,
+        "owner" => Alter::Owner,
+        "replica" => Alter::ReplicaIdentity,
+        "cluster" => Alter::ClusterOn,
+        "algorithm" => {
+            c.eat_punct("=");
+            Alter::Algorithm(c.word_at(0).unwrap_or_default().to_ascii_uppercase())
+        }
+        "lock" => {
+            c.eat_punct("=");
+            Alter::LockClause(c.word_at(0).unwrap_or_default().to_ascii_uppercase())
+        }
+        "convert" => Alter::ConvertCharset,
+        "row_format" | "key_block_size" => Alter::RowFormat,
+        "engine" => Alter::Engine,
+        "default" | "character" | "charset" | "collate" => Alter::DefaultCharset,
+        "auto_increment" => Alter::AutoIncrementValue,
+        "comment" => Alter::Comment,
+        _ => Alter::Other(first),
+    }
+}
+
+fn add(mut c: Cur) -> Alter {
+    if starts_constraint(&c) {
+        return constraint(&mut c).map_or(Alter::Other("add".into()), Alter::AddConstraint);
+    }
+    c.eat(&["column"]);
+    let if_not_exists = c.eat(&["if", "not", "exists"]);
+    match column_def(&mut c) {
+        Some(col) => Alter::AddColumn { col, if_not_exists },
+        None => Alter::Other("add".into()),
+    }
+}
+
+fn drop(mut c: Cur) -> Alter {
+    if c.eat(&["constraint"]) || c.eat(&["check"]) {
+        c.eat(&["if", "exists"]);
+        let name = c.ident().unwrap_or_default();
+        return Alter::DropConstraint {
+            foreign_key: false,
+            name,
+        };
+    }
+    if c.eat(&["foreign", "key"]) {
+        return Alter::DropConstraint {
+            name: c.ident().unwrap_or_default(),
+            foreign_key: true,
+        };
+    }
+    if c.eat(&["primary", "key"]) {
+        return Alter::DropPrimaryKey;
+    }
+    if c.eat(&["index"]) || c.eat(&["key"]) {
+        return Alter::DropIndex(c.ident().unwrap_or_default());
+    }
+    if c.is(0, "default") || c.is(0, "partition") {
+        return Alter::Other("drop".into());
+    }
+    c.eat(&["column"]);
+    let if_exists = c.eat(&["if", "exists"]);
+    Alter::DropColumn {
+        name: c.ident().unwrap_or_default(),
+        if_exists,
+    }
+}
+
+fn alter_column(mut c: Cur) -> Alter {
+    let name = c.ident().unwrap_or_default();
+    if c.eat(&["type"]) || c.eat(&["set", "data", "type"]) {
+        let ty = type_name(&mut c);
+        let using = c.has_word("using");
+        return Alter::ColumnType {
+            col: ColumnDef {
+                name: name.clone(),
+                ty,
+                ..ColumnDef::default()
+            },
+            name,
+            new_name: None,
+            using,
+            restated: false,
+        };
+    }
+    if c.eat(&["set", "not", "null"]) {
+        Alter::SetNotNull(name)
+    } else if c.eat(&["drop", "not", "null"]) {
+        Alter::DropNotNull(name)
+    } else if c.eat(&["set", "default"]) {
+        Alter::SetDefault(name)
+    } else if c.eat(&["drop", "default"]) {
+        Alter::DropDefault(name)
+    } else if c.eat(&["set", "storage"]) || c.eat(&["set", "compression"]) {
+        Alter::SetStorage(name)
+    } else if c.eat(&["set", "statistics"])
+        || c.is(0, "set") && c.is_punct(1, "(")
+        || c.is(0, "reset")
+    {
+        Alter::SetStatistics(name)
+    } else {
+        Alter::Other("alter column".into())
+    }
+}
+
+fn rename(mut c: Cur) -> Alter {
+    if c.eat(&["to"]) || c.eat(&["as"]) {
+        return Alter::RenameTo(c.name().unwrap_or_default());
+    }
+    if c.eat(&["constraint"]) || c.eat(&["index"]) || c.eat(&["key"]) {
+        return Alter::RenameConstraint;
+    }
+    c.eat(&["column"]);
+    let from = c.ident().unwrap_or_default();
+    c.eat(&["to"]);
+    let to = c.ident().unwrap_or_default();
+    Alter::RenameColumn { from, to }
+}
+
+fn set(mut c: Cur) -> Alter {
+    if c.eat(&["logged"]) {
+        Alter::SetLogged(true)
+    } else if c.eat(&["unlogged"]) {
+        Alter::SetLogged(false)
+    } else if c.eat(&["tablespace"]) {
+        Alter::SetTablespace
+    } else if c.eat(&["access", "method"]) {
+        Alter::SetAccessMethod
+    } else if c.eat(&["schema"]) {
+        Alter::SetSchema
+    } else if c.is(0, "without") && c.is(1, "cluster") {
+        Alter::ClusterOn
+    } else {
+        Alter::SetParams
+    }
+}
+
+/// The table named by `ALTER TABLE [IF EXISTS] [ONLY] name [*]`.
+pub fn alter_table_head(c: &mut Cur) -> Option<Name> {
+    c.eat(&["if", "exists"]);
+    c.eat(&["only"]);
+    let n = c.name()?;
+    c.eat_punct("*");
+    Some(n)
+}

@@ -1,0 +1,557 @@
+//! The token-level classifier: recognises what a statement does, its target
+//! relations and the options that decide its locks, from tokens alone. It is
+//! the one analysis path for every statement, so the facts are the same
+//! whether or not sqlparser accepts the statement (sqlparser cannot parse
+//! `DROP INDEX CONCURRENTLY`, `CLUSTER … USING`, `OPTIMIZE TABLE`, templated
+//! SQL…). `None` means "not understood" (PC009 when sqlparser agrees).
+mod alter;
+mod columns;
+pub mod cursor;
+
+use super::Dialect;
+use super::lexer::{Tok, Token};
+use super::ops::{Alter, Constraint, ConstraintKind, Name, Op};
+use cursor::Cur;
+
+/// Statement verbs we recognise but that take no lock worth a rule.
+const OTHER_VERBS: &[&str] = &[
+    "select",
+    "with",
+    "values",
+    "comment",
+    "grant",
+    "revoke",
+    "analyze",
+    "analyse",
+    "do",
+    "call",
+    "perform",
+    "notify",
+    "listen",
+    "unlisten",
+    "explain",
+    "show",
+    "use",
+    "copy",
+    "discard",
+    "reset",
+    "savepoint",
+    "release",
+    "prepare",
+    "execute",
+    "deallocate",
+    "checkpoint",
+    "security",
+    "load",
+    "import",
+    "declare",
+    "fetch",
+    "close",
+    "move",
+    "flush",
+    "kill",
+    "handler",
+    "xa",
+    "unlock",
+    "install",
+    "uninstall",
+    "source",
+    "import",
+    "pragma",
+    "merge",
+    "purge",
+    "checksum",
+    "repair",
+    "check",
+    "describe",
+    "desc",
+    "help",
+];
+
+/// Objects of CREATE/ALTER/DROP that exist in PostgreSQL or MySQL; an
+/// unknown word there (`ALTER TABEL`) is a typo, not a statement.
+const OBJECTS: &[&str] = &[
+    "table",
+    "tables",
+    "index",
+    "view",
+    "materialized",
+    "sequence",
+    "function",
+    "procedure",
+    "type",
+    "schema",
+    "database",
+    "role",
+    "user",
+    "group",
+    "default",
+    "extension",
+    "domain",
+    "system",
+    "policy",
+    "trigger",
+    "publication",
+    "subscription",
+    "server",
+    "aggregate",
+    "collation",
+    "conversion",
+    "event",
+    "foreign",
+    "language",
+    "large",
+    "operator",
+    "routine",
+    "rule",
+    "statistics",
+    "tablespace",
+    "text",
+    "owned",
+    "access",
+    "cast",
+    "transform",
+    "instance",
+    "logfile",
+    "resource",
+    "spatial",
+    "algorithm",
+    "definer",
+    "sql",
+    "temp",
+    "temporary",
+    "unlogged",
+    "unique",
+    "fulltext",
+    "or",
+    "global",
+    "local",
+    "recursive",
+    "constraint",
+    "online",
+    "ignore",
+    "if",
+    "policy",
+    "procedural",
+    "trusted",
+    "user",
+];
+
+pub fn classify(text: &str, toks: &[Token], dialect: Dialect) -> Option<Op> {
+    if !cursor::well_formed(text, toks) {
+        return None;
+    }
+    let mut c = Cur::new(text, toks);
+    let verb = c.word_at(0)?;
+    c.i += 1;
+    let my = dialect.is_mysql();
+    Some(match verb.as_str() {
+        "begin" if c.done() || c.is(0, "transaction") || c.is(0, "work") => Op::Begin,
+        "start" if c.is(0, "transaction") => Op::Begin,
+        "commit" | "end" => Op::Commit,
+        "rollback" | "abort" => Op::Rollback,
+        "set" => set(c),
+        "select" if c.is(0, "set_config") => set_config(c),
+        v if OTHER_VERBS.contains(&v) => Op::Other,
+        "create" | "alter" | "drop"
+            if !c.word_at(0).is_some_and(|w| OBJECTS.contains(&w.as_str())) =>
+        {
+            return None;
+        }
+        "create" => create(c, my)?,
+        "alter" => alter(c, my)?,
+        "drop" => drop(c, my)?,
+        "truncate" => {
+            c.eat(&["table"]);
+            c.eat(&["only"]);
+            Op::Truncate {
+                tables: names(&mut c),
+                cascade: c.has_word("cascade"),
+            }
+        }
+        "reindex" => {
+            c.group();
+            let table_level = !c.is(0, "index");
+            c.i += 1;
+            let concurrently = c.eat(&["concurrently"]);
+            Op::Reindex {
+                target: c.name()?,
+                table_level,
+                concurrently,
+            }
+        }
+        "cluster" => {
+            c.eat(&["verbose"]);
+            Op::Cluster { table: c.name() }
+        }
+        "vacuum" => {
+            let opts = c.group().map(|g| c.text_of(g).to_ascii_lowercase());
+            let mut full = opts.is_some_and(|o| o.contains("full"));
+            while let Some(w) = c.word_at(0) {
+                if !matches!(w.as_str(), "full" | "freeze" | "verbose" | "analyze") {
+                    break;
+                }
+                full |= w == "full";
+                c.i += 1;
+            }
+            Op::Vacuum {
+                tables: names(&mut c),
+                full,
+            }
+        }
+        "refresh" => {
+            c.eat(&["materialized", "view"]);
+            let concurrently = c.eat(&["concurrently"]);
+            Op::RefreshMatView {
+                name: c.name()?,
+                concurrently,
+            }
+        }
+        "lock" => {
+            let _ = c.eat(&["table"]) || c.eat(&["tables"]);
+            c.eat(&["only"]);
+            let tables = names(&mut c);
+            let mode = if c.eat(&["in"]) {
+                let mut words = Vec::new();
+                while let Some(w) = c.word_at(0) {
+                    c.i += 1;
+                    if w == "mode" {
+                        break;
+                    }
+                    words.push(w.to_ascii_uppercase());
+                }
+                words.join(" ")
+            } else {
+                "ACCESS EXCLUSIVE".into()
+            };
+            Op::Lock { tables, mode }
+        }
+        "update" => {
+            c.eat(&["only"]);
+            let table = c.name()?;
+            Op::Dml {
+                table,
+                verb: "UPDATE",
+                bulk: !c.has_word("where"),
+            }
+        }
+        "delete" => {
+            c.eat(&["from"]);
+            c.eat(&["only"]);
+            let table = c.name()?;
+            Op::Dml {
+                table,
+                verb: "DELETE",
+                bulk: !c.has_word("where"),
+            }
+        }
+        "insert" | "replace" => {
+            c.eat(&["ignore"]);
+            c.eat(&["into"]);
+            let table = c.name()?;
+            Op::Dml {
+                table,
+                verb: "INSERT",
+                bulk: c.has_word("select"),
+            }
+        }
+        "rename" if my => {
+            c.eat(&["table"]);
+            let from = c.name()?;
+            c.eat(&["to"]);
+            Op::RenameTable {
+                from,
+                to: c.name()?,
+            }
+        }
+        "optimize" => {
+            let _ = c.eat(&["no_write_to_binlog"]) || c.eat(&["local"]);
+            c.eat(&["table"]);
+            Op::Optimize {
+                tables: names(&mut c),
+            }
+        }
+        _ => return None,
+    })
+}
+
+fn names(c: &mut Cur) -> Vec<Name> {
+    let mut out = Vec::new();
+    while let Some(n) = c.name() {
+        out.push(n);
+        c.eat_punct("*");
+        if !c.eat_punct(",") {
+            break;
+        }
+        c.eat(&["only"]);
+    }
+    out
+}
+
+fn value_text(c: &Cur, toks: &[Token]) -> String {
+    c.text_of(toks)
+        .trim()
+        .trim_matches(['\'', '"'])
+        .to_ascii_lowercase()
+}
+
+fn set(mut c: Cur) -> Op {
+    let _ = c.eat(&["session"]) || c.eat(&["local"]) || c.eat(&["global"]);
+    let mut name = String::new();
+    while let Some(t) = c.tok(0) {
+        let raw = c.raw(t);
+        if raw == "=" || raw.eq_ignore_ascii_case("to") {
+            c.i += 1;
+            break;
+        }
+        name.push_str(&raw.to_ascii_lowercase());
+        c.i += 1;
+    }
+    let name = name
+        .trim_start_matches("@@session.")
+        .trim_start_matches("@@")
+        .to_string();
+    let value = value_text(&c, &c.toks[c.i.min(c.toks.len())..]);
+    Op::Set { name, value }
+}
+
+/// `SELECT set_config('lock_timeout', '5s', false)`.
+fn set_config(mut c: Cur) -> Op {
+    c.i += 1;
+    let args: Vec<String> = c
+        .group()
+        .map(|g| {
+            g.iter()
+                .filter(|t| t.kind == Tok::Str)
+                .map(|t| value_text(&c, std::slice::from_ref(t)))
+                .collect()
+        })
+        .unwrap_or_default();
+    match args.as_slice() {
+        [name, value, ..] => Op::Set {
+            name: name.clone(),
+            value: value.clone(),
+        },
+        _ => Op::Other,
+    }
+}
+
+fn create(mut c: Cur, my: bool) -> Option<Op> {
+    c.eat(&["or", "replace"]);
+    let mut unique = false;
+    let mut kind = ConstraintKind::Index;
+    loop {
+        if c.eat(&["unique"]) {
+            unique = true;
+            kind = ConstraintKind::Unique;
+        } else if c.eat(&["fulltext"]) {
+            kind = ConstraintKind::Fulltext;
+        } else if c.eat(&["spatial"]) {
+            kind = ConstraintKind::Spatial;
+        } else if [
+            "temp",
+            "temporary",
+            "unlogged",
+            "global",
+            "local",
+            "recursive",
+        ]
+        .iter()
+        .any(|k| c.eat(&[k]))
+        {
+        } else {
+            break;
+        }
+    }
+    let what = c.word_at(0)?;
+    c.i += 1;
+    Some(match what.as_str() {
+        "table" => create_table(c)?,
+        "index" => {
+            let concurrently = c.eat(&["concurrently"]);
+            let if_not_exists = c.eat(&["if", "not", "exists"]);
+            let name = if c.is(0, "on") { None } else { c.ident() };
+            // MySQL: `CREATE INDEX i USING BTREE ON t`.
+            if c.eat(&["using"]) {
+                c.i += 1;
+            }
+            if !c.eat(&["on"]) {
+                return None;
+            }
+            c.eat(&["only"]);
+            let table = c.name()?;
+            if my {
+                let mut actions = vec![Alter::AddConstraint(Constraint {
+                    name,
+                    kind,
+                    columns: Vec::new(),
+                    references: None,
+                    not_valid: false,
+                    using_index: false,
+                    is_not_null_of: None,
+                })];
+                c.group();
+                while !c.done() {
+                    if let Some(w) = c.word_at(0).filter(|w| w == "algorithm" || w == "lock") {
+                        c.i += 1;
+                        c.eat_punct("=");
+                        let v = c.word_at(0).unwrap_or_default().to_ascii_uppercase();
+                        actions.push(if w == "lock" {
+                            Alter::LockClause(v)
+                        } else {
+                            Alter::Algorithm(v)
+                        });
+                    }
+                    c.i += 1;
+                }
+                return Some(Op::AlterTable { table, actions });
+            }
+            Op::CreateIndex {
+                name,
+                table,
+                concurrently,
+                unique,
+                if_not_exists,
+                kind,
+            }
+        }
+        "materialized" | "view" => {
+            c.eat(&["view"]);
+            c.eat(&["if", "not", "exists"]);
+            Op::CreateView {
+                name: c.name()?,
+                materialized: what == "materialized",
+            }
+        }
+        "type" => Op::CreateType { name: c.name()? },
+        "trigger" | "constraint" => {
+            while !c.done() && !c.is(0, "on") {
+                c.i += 1;
+            }
+            c.i += 1;
+            Op::CreateTrigger { table: c.name()? }
+        }
+        "policy" => {
+            c.ident()?;
+            c.eat(&["on"]);
+            Op::CreatePolicy { table: c.name()? }
+        }
+        _ => Op::Other,
+    })
+}
+
+fn create_table(mut c: Cur) -> Option<Op> {
+    let if_not_exists = c.eat(&["if", "not", "exists"]);
+    let name = c.name()?;
+    let mut columns = Vec::new();
+    let mut constraints = Vec::new();
+    let mut partition_of = None;
+    let mut as_select = false;
+    if c.eat(&["partition", "of"]) {
+        partition_of = c.name();
+    } else if c.is(0, "as") || c.is(0, "like") {
+        as_select = true;
+    } else if let Some(inner) = c.group() {
+        for el in cursor::split_commas(c.text, inner) {
+            let mut e = Cur::new(c.text, el);
+            if e.is(0, "like") {
+                continue;
+            }
+            if columns::starts_constraint(&e) {
+                constraints.extend(columns::constraint(&mut e));
+            } else if let Some(col) = columns::column_def(&mut e) {
+                columns.push(col);
+            }
+        }
+        as_select = c.has_word("select");
+    }
+    Some(Op::CreateTable {
+        name,
+        if_not_exists,
+        columns,
+        constraints,
+        partition_of,
+        as_select,
+    })
+}
+
+fn alter(mut c: Cur, my: bool) -> Option<Op> {
+    let what = c.word_at(0)?;
+    c.i += 1;
+    Some(match what.as_str() {
+        "table" => {
+            if my {
+                let _ = c.eat(&["online"]) || c.eat(&["ignore"]);
+            }
+            let table = alter::alter_table_head(&mut c)?;
+            let rest = &c.toks[c.i..];
+            Op::AlterTable {
+                table,
+                actions: alter::actions(c.text, rest),
+            }
+        }
+        "online" | "ignore" if my => return alter(c, my),
+        "type" => {
+            let type_name = c.name()?;
+            if c.eat(&["add", "value"]) {
+                c.eat(&["if", "not", "exists"]);
+                let value = c
+                    .tok(0)
+                    .map(|t| cursor::unquote(c.raw(t)))
+                    .unwrap_or_default();
+                Op::AddEnumValue { type_name, value }
+            } else {
+                Op::Other
+            }
+        }
+        "schema" | "database" if c.has_word("rename") => Op::RenameSchema,
+        _ => Op::Other,
+    })
+}
+
+fn drop(mut c: Cur, my: bool) -> Option<Op> {
+    let what = c.word_at(0)?;
+    c.i += 1;
+    Some(match what.as_str() {
+        "table" | "tables" => {
+            let if_exists = c.eat(&["if", "exists"]);
+            Op::DropTable {
+                names: names(&mut c),
+                if_exists,
+            }
+        }
+        "index" => {
+            let concurrently = c.eat(&["concurrently"]);
+            let if_exists = c.eat(&["if", "exists"]);
+            let names = names(&mut c);
+            let table = if c.eat(&["on"]) { c.name() } else { None };
+            if my && let Some(table) = table {
+                let idx = names.first().map(|n| n.name.clone()).unwrap_or_default();
+                return Some(Op::AlterTable {
+                    table,
+                    actions: vec![Alter::DropIndex(idx)],
+                });
+            }
+            Op::DropIndex {
+                names,
+                table,
+                concurrently,
+                if_exists,
+            }
+        }
+        "schema" | "database" => {
+            c.eat(&["if", "exists"]);
+            Op::DropSchema {
+                name: c.name()?,
+                database: what == "database",
+            }
+        }
+        "trigger" => {
+            c.eat(&["if", "exists"]);
+            c.name()?;
+            let table = if c.eat(&["on"]) { c.name() } else { None };
+            Op::DropTrigger { table }
+        }
+        _ => Op::Other,
+    })
+}

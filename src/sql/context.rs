@@ -1,0 +1,164 @@
+//! Which engine a migration file runs on and how hot its tables are: the
+//! Cluster whose `spec.migrations.path` contains the file, else
+//! `sql.*` in platcheck.yaml, else PostgreSQL 15.
+use super::{Dialect, Version};
+use crate::contracts::units;
+use crate::contracts::yaml::Node;
+use crate::settings::Settings;
+use crate::workspace::Workspace;
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+
+#[derive(Debug, Clone)]
+pub struct FileCtx {
+    pub dialect: Dialect,
+    pub version: Version,
+    /// The Cluster contract the file belongs to, if any.
+    pub cluster: Option<String>,
+    pub hot_tables: Vec<String>,
+    pub table_rows: HashMap<String, u128>,
+    pub large_table_rows: u128,
+    /// The migration tool wraps the whole file in one transaction.
+    pub in_transaction: bool,
+    pub require_idempotent: bool,
+    /// Files that share a schema history (one cluster, or one directory).
+    pub scope: String,
+}
+
+/// How much a lock on a table hurts: decides E vs W.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Heat {
+    Hot,
+    Large(u128),
+    Normal,
+}
+
+impl FileCtx {
+    pub fn heat(&self, table: &str) -> Heat {
+        let t = table.rsplit('.').next().unwrap_or(table);
+        if self.hot_tables.iter().any(|h| h.eq_ignore_ascii_case(t)) {
+            return Heat::Hot;
+        }
+        match self.table_rows.get(&t.to_ascii_lowercase()) {
+            Some(&r) if r > self.large_table_rows => Heat::Large(r),
+            _ => Heat::Normal,
+        }
+    }
+}
+
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Markers with which tools opt a file out of their transaction.
+fn opts_out_of_transaction(text: &str) -> bool {
+    let head: String = text
+        .chars()
+        .take(4096)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    head.contains("executeintransaction=false")
+        || head.contains("+goose no transaction")
+        || head.contains("+migrate notransaction")
+        || head.contains("disable_ddl_transaction")
+}
+
+pub fn for_file(ws: &Workspace, settings: &Settings, file: usize) -> FileCtx {
+    let src = &ws.files[file];
+    let path = normalize(&src.path);
+    let root = normalize(&settings.root);
+    let require_idempotent = settings
+        .config_root
+        .as_ref()
+        .and_then(|r| r.pointer("/sql/require_idempotent"))
+        .and_then(Node::as_bool)
+        .unwrap_or(false);
+    let mut ctx = FileCtx {
+        dialect: Dialect::from_product(&settings.sql.dialect).unwrap_or(Dialect::Postgres),
+        version: Version::parse(&settings.sql.version).unwrap_or(Version(15, 0, 0)),
+        cluster: None,
+        hot_tables: Vec::new(),
+        table_rows: HashMap::new(),
+        large_table_rows: settings.sql.large_table_rows,
+        in_transaction: settings.sql.assume_in_transaction && !opts_out_of_transaction(&src.text),
+        // Flyway re-applies a repeatable migration (`R__*.sql`) whenever it
+        // changes, so it must be idempotent whatever the config says.
+        require_idempotent: require_idempotent
+            || path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("R__")),
+        scope: path
+            .parent()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+    };
+    // Without `sql.version` the default is the dialect's own, not PG's 15.
+    let has_version = settings
+        .config_root
+        .as_ref()
+        .and_then(|r| r.pointer("/sql/version"))
+        .is_some();
+    if !has_version {
+        ctx.version = default_version(ctx.dialect);
+    }
+    for c in ws.clusters() {
+        let Some(mpath) = c.get("/spec/migrations/path").and_then(Node::as_str) else {
+            continue;
+        };
+        let dir = normalize(&root.join(mpath));
+        if !path.starts_with(&dir) {
+            continue;
+        }
+        if let Some(d) = c
+            .get("/spec/engine/product")
+            .and_then(Node::as_str)
+            .and_then(Dialect::from_product)
+        {
+            ctx.dialect = d;
+            ctx.version = default_version(d);
+        }
+        if let Some(v) = c
+            .get("/spec/engine/version")
+            .and_then(Node::scalar_text)
+            .and_then(|v| Version::parse(&v))
+        {
+            ctx.version = v;
+        }
+        ctx.cluster = Some(c.name.clone());
+        ctx.scope = format!("cluster:{}", c.name);
+        if let Some(hot) = c.get("/spec/migrations/hot_tables") {
+            ctx.hot_tables = hot
+                .as_seq()
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_ascii_lowercase))
+                .collect();
+        }
+        if let Some(rows) = c.get("/spec/migrations/table_rows") {
+            for (k, v) in rows.entries() {
+                if let Some(r) = v.scalar_text().and_then(|t| units::parse_rows(&t).ok()) {
+                    ctx.table_rows.insert(k.name.to_ascii_lowercase(), r);
+                }
+            }
+        }
+        break;
+    }
+    ctx
+}
+
+pub fn default_version(d: Dialect) -> Version {
+    match d {
+        Dialect::Postgres => Version(15, 0, 0),
+        Dialect::MySql => Version(8, 0, 35),
+        Dialect::MariaDb => Version(10, 11, 0),
+    }
+}

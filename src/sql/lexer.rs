@@ -1,0 +1,346 @@
+//! A small SQL lexer shared by the statement splitter and the token
+//! classifier. It knows exactly what decides where a statement ends —
+//! strings, quoted identifiers, dollar quotes, comments — and treats
+//! migration-template placeholders (`${var}`, `{{ … }}`, `:var`) as one
+//! opaque token, so templated files still split and classify.
+//!
+//! Every step advances at least one byte, so no input can make it loop.
+use super::Dialect;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tok {
+    /// A bare word: keyword or unquoted identifier.
+    Word,
+    /// `"ident"` (PostgreSQL) or `` `ident` `` (MySQL).
+    QuotedIdent,
+    /// `'text'`, `E'text'`, MySQL `"text"`.
+    Str,
+    /// `$tag$ … $tag$`.
+    DollarStr,
+    Number,
+    /// `${var}`, `{{ var }}`, `:var`: stands for an identifier or a literal.
+    Placeholder,
+    /// `$1`, `?`.
+    Param,
+    Semicolon,
+    /// Any other symbol; multi-character operators are split per character
+    /// except `::`.
+    Punct,
+    LineComment,
+    BlockComment,
+    Space,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub kind: Tok,
+    pub start: usize,
+    pub end: usize,
+    /// Set when a string, quoted identifier, dollar quote or block comment
+    /// runs to the end of the input.
+    pub unterminated: bool,
+}
+
+impl Token {
+    pub fn is_trivia(&self) -> bool {
+        matches!(self.kind, Tok::Space | Tok::LineComment | Tok::BlockComment)
+    }
+}
+
+pub struct Lexer<'a> {
+    src: &'a str,
+    b: &'a [u8],
+    pub pos: usize,
+    dialect: Dialect,
+}
+
+fn ident_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_' || c >= 0x80
+}
+fn ident_char(c: u8) -> bool {
+    ident_start(c) || c.is_ascii_digit() || c == b'$'
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(src: &'a str, dialect: Dialect) -> Self {
+        Lexer {
+            src,
+            b: src.as_bytes(),
+            pos: 0,
+            dialect,
+        }
+    }
+
+    pub fn at(src: &'a str, dialect: Dialect, pos: usize) -> Self {
+        let mut l = Lexer::new(src, dialect);
+        l.pos = pos;
+        l
+    }
+
+    fn peek(&self, off: usize) -> u8 {
+        self.b.get(self.pos + off).copied().unwrap_or(0)
+    }
+
+    /// Moves to the next char boundary at or after `to` (never backwards).
+    fn advance_to(&mut self, to: usize) {
+        let mut to = to.min(self.b.len()).max(self.pos + 1);
+        while to < self.b.len() && !self.src.is_char_boundary(to) {
+            to += 1;
+        }
+        self.pos = to.min(self.b.len());
+    }
+
+    pub fn next_token(&mut self) -> Option<Token> {
+        if self.pos >= self.b.len() {
+            return None;
+        }
+        let start = self.pos;
+        let c = self.peek(0);
+        let my = self.dialect.is_mysql();
+        let (kind, unterminated) = match c {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => {
+                let n = self.b[start..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_whitespace() || **c == 0x0b)
+                    .count();
+                self.advance_to(start + n);
+                (Tok::Space, false)
+            }
+            b'-' if self.peek(1) == b'-'
+                && (!my || matches!(self.peek(2), b' ' | b'\t' | b'\n' | b'\r' | 0)) =>
+            {
+                self.line_comment()
+            }
+            b'#' if my => self.line_comment(),
+            b'/' if self.peek(1) == b'*' => self.block_comment(),
+            b'\'' => self.quoted(b'\'', my, Tok::Str),
+            b'"' if my => self.quoted(b'"', true, Tok::Str),
+            b'"' => self.quoted(b'"', false, Tok::QuotedIdent),
+            b'`' if my => self.quoted(b'`', false, Tok::QuotedIdent),
+            b'e' | b'E' if !my && self.peek(1) == b'\'' => {
+                self.pos += 1;
+                self.quoted(b'\'', true, Tok::Str)
+            }
+            b'$' if self.peek(1) == b'{' => self.until_close(b"}", Tok::Placeholder),
+            b'{' if self.peek(1) == b'{' => self.until_close(b"}}", Tok::Placeholder),
+            b'$' if !my => self.dollar(),
+            b':' if self.peek(1) == b':' => {
+                self.advance_to(start + 2);
+                (Tok::Punct, false)
+            }
+            b':' if ident_start(self.peek(1)) && (start == 0 || !ident_char(self.b[start - 1])) => {
+                let n = 1 + self.b[start + 1..]
+                    .iter()
+                    .take_while(|c| ident_char(**c))
+                    .count();
+                self.advance_to(start + n);
+                (Tok::Placeholder, false)
+            }
+            b';' => {
+                self.advance_to(start + 1);
+                (Tok::Semicolon, false)
+            }
+            b'?' => {
+                self.advance_to(start + 1);
+                (Tok::Param, false)
+            }
+            c if c.is_ascii_digit() || (c == b'.' && self.peek(1).is_ascii_digit()) => {
+                let n = self.b[start..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphanumeric() || **c == b'.' || **c == b'_')
+                    .count();
+                self.advance_to(start + n);
+                (Tok::Number, false)
+            }
+            c if ident_start(c) => {
+                let n = self.b[start..]
+                    .iter()
+                    .take_while(|c| ident_char(**c))
+                    .count();
+                self.advance_to(start + n);
+                (Tok::Word, false)
+            }
+            _ => {
+                self.advance_to(start + 1);
+                (Tok::Punct, false)
+            }
+        };
+        Some(Token {
+            kind,
+            start,
+            end: self.pos,
+            unterminated,
+        })
+    }
+
+    fn line_comment(&mut self) -> (Tok, bool) {
+        let rest = &self.b[self.pos..];
+        let n = rest.iter().position(|c| *c == b'\n').unwrap_or(rest.len());
+        self.advance_to(self.pos + n);
+        (Tok::LineComment, false)
+    }
+
+    /// PostgreSQL block comments nest; MySQL ones do not.
+    fn block_comment(&mut self) -> (Tok, bool) {
+        let nest = !self.dialect.is_mysql();
+        let mut depth = 0usize;
+        let mut i = self.pos;
+        while i + 1 < self.b.len() {
+            if self.b[i] == b'/' && self.b[i + 1] == b'*' && (nest || depth == 0) {
+                depth += 1;
+                i += 2;
+            } else if self.b[i] == b'*' && self.b[i + 1] == b'/' {
+                depth -= 1;
+                i += 2;
+                if depth == 0 {
+                    self.advance_to(i);
+                    return (Tok::BlockComment, false);
+                }
+            } else {
+                i += 1;
+            }
+        }
+        self.advance_to(self.b.len());
+        (Tok::BlockComment, true)
+    }
+
+    /// A quoted run closed by `q`; a doubled `q` is an escaped quote, and
+    /// with `backslash` a `\` escapes the next byte.
+    fn quoted(&mut self, q: u8, backslash: bool, kind: Tok) -> (Tok, bool) {
+        let mut i = self.pos + 1;
+        while i < self.b.len() {
+            let c = self.b[i];
+            if backslash && c == b'\\' {
+                i += 2;
+            } else if c == q {
+                if self.b.get(i + 1) == Some(&q) {
+                    i += 2;
+                } else {
+                    self.advance_to(i + 1);
+                    return (kind, false);
+                }
+            } else {
+                i += 1;
+            }
+        }
+        self.advance_to(self.b.len());
+        (kind, true)
+    }
+
+    fn until_close(&mut self, close: &[u8], kind: Tok) -> (Tok, bool) {
+        let from = self.pos + 2;
+        match find(&self.b[from.min(self.b.len())..], close) {
+            Some(i) => {
+                self.advance_to(from + i + close.len());
+                (kind, false)
+            }
+            // An unclosed `${` is just punctuation: it is not a template.
+            None => {
+                self.advance_to(self.pos + 1);
+                (Tok::Punct, false)
+            }
+        }
+    }
+
+    /// `$tag$ … $tag$` or `$$ … $$`; `$1` is a parameter; a lone `$` is punctuation.
+    fn dollar(&mut self) -> (Tok, bool) {
+        let start = self.pos;
+        if self.peek(1).is_ascii_digit() {
+            let n = 1 + self.b[start + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count();
+            self.advance_to(start + n);
+            return (Tok::Param, false);
+        }
+        let tag_len = self.b[start + 1..]
+            .iter()
+            .take_while(|c| ident_char(**c) && **c != b'$')
+            .count();
+        if self.b.get(start + 1 + tag_len) != Some(&b'$') {
+            self.advance_to(start + 1);
+            return (Tok::Punct, false);
+        }
+        let tag = &self.b[start..start + tag_len + 2];
+        let body = start + tag.len();
+        match find(&self.b[body..], tag) {
+            Some(i) => {
+                self.advance_to(body + i + tag.len());
+                (Tok::DollarStr, false)
+            }
+            None => {
+                self.advance_to(self.b.len());
+                (Tok::DollarStr, true)
+            }
+        }
+    }
+}
+
+pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() || hay.len() < needle.len() {
+        return None;
+    }
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The significant tokens of `text` (no whitespace or comments), at most
+/// `limit` of them: the classifier needs the head of a statement, and a cap
+/// keeps a 20 MB `INSERT … VALUES` from costing memory per token.
+pub fn tokens(text: &str, dialect: Dialect, limit: usize) -> Vec<Token> {
+    let mut lx = Lexer::new(text, dialect);
+    let mut out = Vec::new();
+    while let Some(t) = lx.next_token() {
+        if !t.is_trivia() {
+            out.push(t);
+            if out.len() >= limit {
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(s: &str, d: Dialect) -> Vec<(Tok, &str)> {
+        tokens(s, d, usize::MAX)
+            .into_iter()
+            .map(|t| (t.kind, &s[t.start..t.end]))
+            .collect()
+    }
+
+    #[test]
+    fn dollar_quotes_and_params() {
+        let k = kinds("DO $x$ a; $$ b $x$ ; $1 $$;$$", Dialect::Postgres);
+        assert_eq!(k[1], (Tok::DollarStr, "$x$ a; $$ b $x$"));
+        assert_eq!(k[3], (Tok::Param, "$1"));
+        assert_eq!(k[4], (Tok::DollarStr, "$$;$$"));
+    }
+
+    #[test]
+    fn placeholders_and_casts() {
+        let k = kinds("a::int :name ${x} {{ y }}", Dialect::Postgres);
+        let p: Vec<_> = k.iter().filter(|t| t.0 == Tok::Placeholder).collect();
+        assert_eq!(p.len(), 3);
+        assert_eq!(k[1], (Tok::Punct, "::"));
+    }
+
+    #[test]
+    fn mysql_strings_and_comments() {
+        let k = kinds("SELECT \"a;\\\"b\" # c;\n, 'x\\'y' `q;`", Dialect::MySql);
+        assert_eq!(k[1].0, Tok::Str);
+        assert_eq!(k[3], (Tok::Str, "'x\\'y'"));
+        assert_eq!(k[4].0, Tok::QuotedIdent);
+    }
+
+    #[test]
+    fn nested_comment_and_unterminated() {
+        let mut lx = Lexer::new("/* a /* b */ c */x", Dialect::Postgres);
+        let t = lx.next_token().unwrap();
+        assert_eq!(t.end, 17);
+        let t = Lexer::new("'abc", Dialect::Postgres).next_token().unwrap();
+        assert!(t.unterminated);
+    }
+}

@@ -1,0 +1,81 @@
+//! Migration SQL: splitting, lexing, parsing and classifying statements,
+//! the lock table, and the per-file analysis the MG rules read. Organised so
+//! other commands (`platcheck verify`) can reuse the splitter, the
+//! classifier and the lock table without the rule engine.
+pub mod analysis;
+pub mod classify;
+pub mod context;
+pub mod effects;
+pub mod effects_my;
+pub mod lexer;
+pub mod locks;
+pub mod ops;
+pub mod parse;
+pub mod schema;
+pub mod split;
+pub mod types;
+
+/// The SQL dialect a migration is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    Postgres,
+    MySql,
+    MariaDb,
+}
+
+impl Dialect {
+    /// From `sql.dialect` or a Cluster's `engine.product`.
+    pub fn from_product(p: &str) -> Option<Dialect> {
+        match p {
+            "postgresql" | "postgres" | "aurora-postgresql" | "alloydb" | "cloud-sql"
+            | "yugabytedb" | "cockroachdb" => Some(Dialect::Postgres),
+            "mysql" | "aurora-mysql" | "vitess" | "tidb" => Some(Dialect::MySql),
+            "mariadb" => Some(Dialect::MariaDb),
+            _ => None,
+        }
+    }
+    pub fn is_mysql(self) -> bool {
+        matches!(self, Dialect::MySql | Dialect::MariaDb)
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Postgres => "PostgreSQL",
+            Dialect::MySql => "MySQL",
+            Dialect::MariaDb => "MariaDB",
+        }
+    }
+}
+
+/// An engine version, compared numerically part by part (`8.0.29`, `16.4`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version(pub u32, pub u32, pub u32);
+
+impl Version {
+    /// Lenient: `"15"`, `"16.4"`, `"8.0.29"`, `"10.11.6-MariaDB"`; unreadable parts are 0.
+    pub fn parse(s: &str) -> Option<Version> {
+        let mut parts = s
+            .trim()
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|p| !p.is_empty())
+            .map(|p| p.parse::<u32>().unwrap_or(0));
+        let major = parts.next()?;
+        Some(Version(
+            major,
+            parts.next().unwrap_or(0),
+            parts.next().unwrap_or(0),
+        ))
+    }
+    pub fn at_least(self, major: u32, minor: u32, patch: u32) -> bool {
+        self >= Version(major, minor, patch)
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Version(m, 0, 0) => write!(f, "{m}"),
+            Version(m, n, 0) => write!(f, "{m}.{n}"),
+            Version(m, n, p) => write!(f, "{m}.{n}.{p}"),
+        }
+    }
+}

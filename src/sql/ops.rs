@@ -1,0 +1,284 @@
+//! What a statement does, as far as locks and compatibility are concerned.
+//! The classifier produces these from tokens; rules and the lock table read
+//! them. Names are normalised (unquoted identifiers lower-cased, schema kept
+//! separately) so `Orders`, `public.orders` and `"orders"` compare equal.
+
+/// A possibly schema-qualified object name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Name {
+    pub schema: Option<String>,
+    pub name: String,
+}
+
+impl Name {
+    pub fn new(name: impl Into<String>) -> Name {
+        Name {
+            schema: None,
+            name: name.into(),
+        }
+    }
+    /// How the name is written in messages and lock facts.
+    pub fn display(&self) -> String {
+        match &self.schema {
+            Some(s) => format!("{s}.{}", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.display())
+    }
+}
+
+/// A column type: base name (lower-case, aliases folded) and its modifiers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TypeName {
+    pub base: String,
+    pub args: Vec<i64>,
+    /// ENUM/SET members (MySQL).
+    pub members: Vec<String>,
+    pub array: bool,
+    /// The type as written.
+    pub raw: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DefaultExpr {
+    pub raw: String,
+    /// Calls a volatile function (a rewrite on PostgreSQL).
+    pub volatile: bool,
+    /// A parenthesised expression rather than a literal (MySQL).
+    pub expression: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ColumnDef {
+    pub name: String,
+    pub ty: TypeName,
+    pub not_null: bool,
+    pub default: Option<DefaultExpr>,
+    pub primary_key: bool,
+    pub unique: bool,
+    pub references: Option<Name>,
+    pub identity: bool,
+    pub generated_stored: bool,
+    pub auto_increment: bool,
+    pub check: bool,
+    pub charset: Option<String>,
+    /// MySQL `FIRST` / `AFTER col`.
+    pub positioned: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConstraintKind {
+    Check,
+    ForeignKey,
+    Unique,
+    PrimaryKey,
+    Exclude,
+    NotNull,
+    Index,
+    Fulltext,
+    Spatial,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Constraint {
+    pub name: Option<String>,
+    pub kind: ConstraintKind,
+    pub columns: Vec<String>,
+    pub references: Option<Name>,
+    pub not_valid: bool,
+    pub using_index: bool,
+    /// For CHECK: the column of a `CHECK (col IS NOT NULL)`.
+    pub is_not_null_of: Option<String>,
+}
+
+/// One action of an `ALTER TABLE`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Alter {
+    AddColumn {
+        col: ColumnDef,
+        if_not_exists: bool,
+    },
+    DropColumn {
+        name: String,
+        if_exists: bool,
+    },
+    /// PostgreSQL `ALTER COLUMN … TYPE`, MySQL `MODIFY`/`CHANGE` (which restate the column).
+    ColumnType {
+        name: String,
+        new_name: Option<String>,
+        col: ColumnDef,
+        using: bool,
+        restated: bool,
+    },
+    SetNotNull(String),
+    DropNotNull(String),
+    SetDefault(String),
+    DropDefault(String),
+    SetStorage(String),
+    SetStatistics(String),
+    AddConstraint(Constraint),
+    ValidateConstraint(String),
+    DropConstraint {
+        name: String,
+        foreign_key: bool,
+    },
+    DropPrimaryKey,
+    DropIndex(String),
+    RenameColumn {
+        from: String,
+        to: String,
+    },
+    RenameTo(Name),
+    RenameConstraint,
+    SetSchema,
+    SetLogged(bool),
+    SetTablespace,
+    SetAccessMethod,
+    AttachPartition(Name),
+    DetachPartition {
+        part: Name,
+        concurrently: bool,
+    },
+    Trigger,
+    Rule,
+    RowLevelSecurity,
+    Owner,
+    ReplicaIdentity,
+    ClusterOn,
+    /// `SET ( … )` storage parameters.
+    SetParams,
+    Inherit,
+    /// MySQL table options.
+    Algorithm(String),
+    LockClause(String),
+    ConvertCharset,
+    RowFormat,
+    Engine,
+    Force,
+    DefaultCharset,
+    AutoIncrementValue,
+    Comment,
+    Other(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    Begin,
+    Commit,
+    Rollback,
+    /// `SET [SESSION|LOCAL] name = value`, or `set_config('name', …)`.
+    Set {
+        name: String,
+        value: String,
+    },
+    CreateTable {
+        name: Name,
+        if_not_exists: bool,
+        columns: Vec<ColumnDef>,
+        constraints: Vec<Constraint>,
+        partition_of: Option<Name>,
+        as_select: bool,
+    },
+    AlterTable {
+        table: Name,
+        actions: Vec<Alter>,
+    },
+    DropTable {
+        names: Vec<Name>,
+        if_exists: bool,
+    },
+    DropSchema {
+        name: Name,
+        database: bool,
+    },
+    RenameSchema,
+    /// MySQL `RENAME TABLE a TO b`.
+    RenameTable {
+        from: Name,
+        to: Name,
+    },
+    CreateIndex {
+        name: Option<String>,
+        table: Name,
+        concurrently: bool,
+        unique: bool,
+        if_not_exists: bool,
+        kind: ConstraintKind,
+    },
+    DropIndex {
+        names: Vec<Name>,
+        /// MySQL `DROP INDEX i ON t`.
+        table: Option<Name>,
+        concurrently: bool,
+        if_exists: bool,
+    },
+    Reindex {
+        target: Name,
+        table_level: bool,
+        concurrently: bool,
+    },
+    Cluster {
+        table: Option<Name>,
+    },
+    Vacuum {
+        tables: Vec<Name>,
+        full: bool,
+    },
+    RefreshMatView {
+        name: Name,
+        concurrently: bool,
+    },
+    CreateView {
+        name: Name,
+        materialized: bool,
+    },
+    Truncate {
+        tables: Vec<Name>,
+        cascade: bool,
+    },
+    AddEnumValue {
+        type_name: Name,
+        value: String,
+    },
+    CreateType {
+        name: Name,
+    },
+    Lock {
+        tables: Vec<Name>,
+        mode: String,
+    },
+    CreateTrigger {
+        table: Name,
+    },
+    DropTrigger {
+        table: Option<Name>,
+    },
+    CreatePolicy {
+        table: Name,
+    },
+    /// UPDATE/DELETE/INSERT; `bulk` when it can touch many rows (no WHERE,
+    /// or INSERT … SELECT).
+    Dml {
+        table: Name,
+        verb: &'static str,
+        bulk: bool,
+    },
+    /// MySQL `OPTIMIZE TABLE`.
+    Optimize {
+        tables: Vec<Name>,
+    },
+    /// Anything else we recognise (SELECT, GRANT, COMMENT, CREATE FUNCTION…).
+    Other,
+}
+
+impl Op {
+    /// The relation whose existence decides whether lock rules apply.
+    pub fn is_transaction_control(&self) -> bool {
+        matches!(self, Op::Begin | Op::Commit | Op::Rollback)
+    }
+}

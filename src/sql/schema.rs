@@ -1,0 +1,233 @@
+//! What earlier migrations of the same cluster (or directory) declared:
+//! column types, nullability, constraints and indexes. It lets a rule tell
+//! `varchar(50) → varchar(100)` (no rewrite) from `integer → bigint`
+//! (rewrite), find the table of a `DROP INDEX`, or see that a validated
+//! `CHECK (col IS NOT NULL)` makes `SET NOT NULL` cheap.
+use super::ops::{Alter, ColumnDef, Constraint, ConstraintKind, Name, Op};
+use std::collections::HashMap;
+
+#[derive(Debug, Clone)]
+pub struct ConInfo {
+    pub kind: ConstraintKind,
+    pub references: Option<String>,
+    pub validated: bool,
+    pub not_null_of: Option<String>,
+    pub columns: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Table {
+    pub columns: HashMap<String, ColumnDef>,
+    pub constraints: HashMap<String, ConInfo>,
+    pub charset: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Model {
+    pub tables: HashMap<String, Table>,
+    /// Index name → table name.
+    pub indexes: HashMap<String, String>,
+}
+
+fn key(n: &Name) -> String {
+    n.name.clone()
+}
+
+impl Model {
+    pub fn table(&self, n: &Name) -> Option<&Table> {
+        self.tables.get(&key(n))
+    }
+    pub fn column(&self, t: &Name, col: &str) -> Option<&ColumnDef> {
+        self.table(t)?.columns.get(col)
+    }
+    pub fn constraint(&self, t: &Name, name: &str) -> Option<&ConInfo> {
+        self.table(t)?.constraints.get(name)
+    }
+    /// Tables with a foreign key to `t` (what TRUNCATE … CASCADE reaches).
+    pub fn referencing(&self, t: &Name) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .tables
+            .iter()
+            .filter(|(_, tb)| {
+                tb.constraints
+                    .values()
+                    .any(|c| c.references.as_deref() == Some(t.name.as_str()))
+                    || tb
+                        .columns
+                        .values()
+                        .any(|c| c.references.as_ref().is_some_and(|r| r.name == t.name))
+            })
+            .map(|(n, _)| n.clone())
+            .collect();
+        out.sort();
+        out
+    }
+    /// Whether a validated `CHECK (col IS NOT NULL)` exists.
+    pub fn has_not_null_check(&self, t: &Name, col: &str) -> bool {
+        self.table(t).is_some_and(|tb| {
+            tb.constraints
+                .values()
+                .any(|c| c.validated && c.not_null_of.as_deref() == Some(col))
+        })
+    }
+
+    fn add_constraint(&mut self, t: &Name, c: &Constraint) {
+        let tb = self.tables.entry(key(t)).or_default();
+        if (c.kind == ConstraintKind::Index || c.kind == ConstraintKind::Unique)
+            && let Some(n) = &c.name
+        {
+            self.indexes.insert(n.clone(), key(t));
+        }
+        let tb_name = c.name.clone().unwrap_or_else(|| {
+            format!(
+                "{}_{}_{}",
+                t.name,
+                c.columns.join("_"),
+                match c.kind {
+                    ConstraintKind::ForeignKey => "fkey",
+                    ConstraintKind::PrimaryKey => "pkey",
+                    ConstraintKind::Check => "check",
+                    _ => "key",
+                }
+            )
+        });
+        if c.kind == ConstraintKind::PrimaryKey {
+            for col in &c.columns {
+                if let Some(cd) = tb.columns.get_mut(col) {
+                    cd.not_null = true;
+                }
+            }
+        }
+        tb.constraints.insert(
+            tb_name,
+            ConInfo {
+                kind: c.kind,
+                references: c.references.as_ref().map(|r| r.name.clone()),
+                validated: !c.not_valid,
+                not_null_of: c.is_not_null_of.clone(),
+                columns: c.columns.clone(),
+            },
+        );
+    }
+
+    /// Records what a statement declares, after it has been judged.
+    pub fn apply(&mut self, op: &Op) {
+        match op {
+            Op::CreateTable {
+                name,
+                columns,
+                constraints,
+                ..
+            } => {
+                let mut tb = Table::default();
+                for c in columns {
+                    tb.columns.insert(c.name.clone(), c.clone());
+                    column_fk(&mut tb, &name.name, c);
+                }
+                self.tables.insert(key(name), tb);
+                for c in constraints {
+                    self.add_constraint(name, c);
+                }
+            }
+            Op::CreateIndex {
+                name: Some(n),
+                table,
+                ..
+            } => {
+                self.indexes.insert(n.clone(), key(table));
+            }
+            Op::DropTable { names, .. } => {
+                for n in names {
+                    self.tables.remove(&key(n));
+                }
+            }
+            Op::RenameTable { from, to } => {
+                if let Some(t) = self.tables.remove(&key(from)) {
+                    self.tables.insert(key(to), t);
+                }
+            }
+            Op::AlterTable { table, actions } => {
+                for a in actions {
+                    self.apply_alter(table, a);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn apply_alter(&mut self, t: &Name, a: &Alter) {
+        match a {
+            Alter::AddConstraint(c) => self.add_constraint(t, c),
+            Alter::RenameTo(to) => {
+                if let Some(tb) = self.tables.remove(&key(t)) {
+                    self.tables.insert(key(to), tb);
+                }
+                return;
+            }
+            _ => {}
+        }
+        let tb = self.tables.entry(key(t)).or_default();
+        match a {
+            Alter::AddColumn { col, .. } => {
+                tb.columns.insert(col.name.clone(), col.clone());
+                column_fk(tb, &t.name, col);
+            }
+            Alter::DropColumn { name, .. } => {
+                tb.columns.remove(name);
+            }
+            Alter::ColumnType {
+                name,
+                new_name,
+                col,
+                restated,
+                ..
+            } => {
+                let mut cd = tb.columns.remove(name).unwrap_or_default();
+                if *restated {
+                    cd = col.clone();
+                } else {
+                    cd.ty = col.ty.clone();
+                }
+                cd.name = new_name.clone().unwrap_or_else(|| name.clone());
+                tb.columns.insert(cd.name.clone(), cd);
+            }
+            Alter::SetNotNull(c) => {
+                tb.columns.entry(c.clone()).or_default().not_null = true;
+            }
+            Alter::DropNotNull(c) => {
+                tb.columns.entry(c.clone()).or_default().not_null = false;
+            }
+            Alter::RenameColumn { from, to } => {
+                if let Some(mut cd) = tb.columns.remove(from) {
+                    cd.name = to.clone();
+                    tb.columns.insert(to.clone(), cd);
+                }
+            }
+            Alter::ValidateConstraint(n) => {
+                if let Some(c) = tb.constraints.get_mut(n) {
+                    c.validated = true;
+                }
+            }
+            Alter::DropConstraint { name, .. } => {
+                tb.constraints.remove(name);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A column-level REFERENCES is a foreign key PostgreSQL names `<table>_<col>_fkey`.
+fn column_fk(tb: &mut Table, table: &str, c: &ColumnDef) {
+    if let Some(r) = &c.references {
+        tb.constraints.insert(
+            format!("{table}_{}_fkey", c.name),
+            ConInfo {
+                kind: ConstraintKind::ForeignKey,
+                references: Some(r.name.clone()),
+                validated: true,
+                not_null_of: None,
+                columns: vec![c.name.clone()],
+            },
+        );
+    }
+}
