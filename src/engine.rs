@@ -310,20 +310,9 @@ fn inject_panic(cand: &Candidate) {
 fn load_candidate(cand: &Candidate, settings: &Settings) -> Loaded {
     inject_panic(cand);
     let fail = |detail: String| Loaded::failed(cand, RuleId::PC001, detail);
-    let size = match std::fs::metadata(&cand.path) {
-        Ok(m) => m.len(),
-        Err(e) => return fail(discover::io_reason(&e)),
-    };
-    if size > settings.max_file_size {
-        return fail(format!(
-            "skipped: {} bytes is larger than the {} byte limit (max_file_size in platcheck.yaml)",
-            crate::contracts::units::thousands(i128::from(size)),
-            crate::contracts::units::thousands(i128::from(settings.max_file_size))
-        ));
-    }
-    let bytes = match std::fs::read(&cand.path) {
+    let bytes = match discover::read_input(&cand.path, settings.max_file_size) {
         Ok(b) => b,
-        Err(e) => return fail(discover::io_reason(&e)),
+        Err(detail) => return fail(detail),
     };
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,

@@ -132,7 +132,7 @@ impl Settings {
         };
         let mut s = Settings::defaults(cwd.to_path_buf());
         if let Some(path) = path {
-            let bytes = std::fs::read(&path)
+            let bytes = crate::discover::read_input(&path, DEFAULT_MAX_FILE_SIZE)
                 .map_err(|e| SettingsError(format!("cannot read {}: {e}", path.display())))?;
             let text = String::from_utf8(bytes)
                 .map_err(|e| SettingsError(format!("{} is not UTF-8: {e}", path.display())))?;

@@ -9,6 +9,9 @@ pub struct Workspace {
     pub files: Vec<SourceFile>,
     /// The class of each file in `files` (`None` for the config file).
     pub classes: Vec<Option<FileClass>>,
+    /// The first index in `files` of each path, so that looking a file up
+    /// by path stays O(1) on monorepos with thousands of files.
+    by_path: std::collections::HashMap<std::path::PathBuf, usize>,
     pub contracts: Vec<Contract>,
     /// Indexes into `files` of the SQL and Markdown inputs.
     pub sql: Vec<usize>,
@@ -31,8 +34,14 @@ impl Workspace {
         self.of_kind(kind).find(|c| c.name == name)
     }
     pub fn add_file(&mut self, src: SourceFile, class: Option<FileClass>) -> usize {
+        let index = self.files.len();
+        self.by_path.entry(src.path.clone()).or_insert(index);
         self.files.push(src);
         self.classes.push(class);
-        self.files.len() - 1
+        index
+    }
+    /// The index of the first file read from `path`.
+    pub fn file_at(&self, path: &std::path::Path) -> Option<usize> {
+        self.by_path.get(path).copied()
     }
 }

@@ -83,7 +83,7 @@ pub fn prepare(
         ));
     }
     for t in targets {
-        if ws.files.iter().any(|f| f.path == t.abs) || !t.abs.exists() {
+        if ws.file_at(&t.abs).is_some() || !t.abs.exists() {
             continue;
         }
         let display = crate::discover::display_path(&t.abs, cwd);
@@ -101,17 +101,7 @@ pub fn prepare(
 }
 
 fn read(path: &Path, max: u64) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| crate::discover::io_reason(&e))?;
-    if !meta.is_file() {
-        return Err("the payload schema path is not a regular file".into());
-    }
-    if meta.len() > max {
-        return Err(format!(
-            "skipped: {} bytes is larger than the {max} byte limit (max_file_size in platcheck.yaml)",
-            meta.len()
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| crate::discover::io_reason(&e))?;
+    let bytes = crate::discover::read_input(path, max)?;
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "not valid UTF-8 (first invalid byte at offset {})",

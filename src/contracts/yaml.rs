@@ -71,7 +71,12 @@ impl Node {
         }
         let mut node = self;
         for raw in pointer.strip_prefix('/')?.split('/') {
-            let token = raw.replace("~1", "/").replace("~0", "~");
+            // Most segments hold no escape: unescape without allocating then.
+            let token: std::borrow::Cow<str> = if raw.contains('~') {
+                raw.replace("~1", "/").replace("~0", "~").into()
+            } else {
+                raw.into()
+            };
             node = match &node.value {
                 Value::Map(_) => node.get(&token)?,
                 Value::Seq(items) => items.get(token.parse::<usize>().ok()?)?,

@@ -25,7 +25,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
 }
 
 fn boundary(ctx: &RuleCtx, c: &Contract, t: &Target, repo: Option<&Repo>, sink: &mut Sink) {
-    let Some(file) = ctx.ws.files.iter().position(|f| f.path == t.abs) else {
+    let Some(file) = ctx.ws.file_at(&t.abs) else {
         sink.push(
             c.report(RuleId::EV053, "/spec/schema/path")
                 .variant("missing")
