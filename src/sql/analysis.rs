@@ -124,8 +124,9 @@ pub fn analyze(ws: &Workspace, settings: &Settings) -> Analysis {
     let mut order: Vec<usize> = ws.sql.clone();
     order.sort_by(|a, b| ws.files[*a].display.cmp(&ws.files[*b].display));
     let mut files = Vec::new();
+    let owners = context::migration_owners(ws, settings);
     for file in order {
-        let ctx = context::for_file(ws, settings, file);
+        let ctx = context::for_file(ws, settings, &owners, file);
         let model = models.entry(ctx.scope.clone()).or_default();
         files.push(analyze_file(&ws.files[file].text, file, ctx, model));
     }

@@ -2,12 +2,14 @@
 //! Cluster whose `spec.migrations.path` contains the file, else
 //! `sql.*` in platcheck.yaml, else PostgreSQL 15.
 use super::{Dialect, Version};
+use crate::contracts::Contract;
 use crate::contracts::units;
 use crate::contracts::yaml::Node;
 use crate::discover::normalize;
 use crate::settings::Settings;
 use crate::workspace::Workspace;
 use std::collections::HashMap;
+use std::path::PathBuf;
 
 #[derive(Debug, Clone)]
 pub struct FileCtx {
@@ -59,10 +61,33 @@ fn opts_out_of_transaction(text: &str) -> bool {
         || head.contains("disable_ddl_transaction")
 }
 
-pub fn for_file(ws: &Workspace, settings: &Settings, file: usize) -> FileCtx {
+/// Each Cluster's `migrations.path`, normalised, to the cluster: built once
+/// per run so finding a file's cluster costs its depth, not the number of
+/// clusters (the lookup was quadratic on large monorepos).
+pub fn migration_owners<'a>(
+    ws: &'a Workspace,
+    settings: &Settings,
+) -> HashMap<PathBuf, &'a Contract> {
+    let root = normalize(&settings.root);
+    let mut owners = HashMap::new();
+    for c in ws.clusters() {
+        if let Some(mpath) = c.get("/spec/migrations/path").and_then(Node::as_str) {
+            owners.entry(normalize(&root.join(mpath))).or_insert(c);
+        }
+    }
+    owners
+}
+
+/// The context of one migration file. The most specific `migrations.path`
+/// that contains the file decides its cluster.
+pub fn for_file(
+    ws: &Workspace,
+    settings: &Settings,
+    owners: &HashMap<PathBuf, &Contract>,
+    file: usize,
+) -> FileCtx {
     let src = &ws.files[file];
     let path = normalize(&src.path);
-    let root = normalize(&settings.root);
     let require_idempotent = settings
         .config_root
         .as_ref()
@@ -97,14 +122,11 @@ pub fn for_file(ws: &Workspace, settings: &Settings, file: usize) -> FileCtx {
     if !has_version {
         ctx.version = default_version(ctx.dialect);
     }
-    for c in ws.clusters() {
-        let Some(mpath) = c.get("/spec/migrations/path").and_then(Node::as_str) else {
-            continue;
-        };
-        let dir = normalize(&root.join(mpath));
-        if !path.starts_with(&dir) {
-            continue;
-        }
+    if let Some(c) = path
+        .ancestors()
+        .skip(1)
+        .find_map(|dir| owners.get(dir).copied())
+    {
         if let Some(d) = c
             .get("/spec/engine/product")
             .and_then(Node::as_str)
@@ -136,7 +158,6 @@ pub fn for_file(ws: &Workspace, settings: &Settings, file: usize) -> FileCtx {
                 }
             }
         }
-        break;
     }
     ctx
 }
