@@ -203,11 +203,9 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
             let ov = overrides(&g, &args.check_args(), cwd);
             crate::report::command::run(g.format, &args, cwd, &ov)
         }
-        Some(Command::Verify(args)) => {
-            crate::sql::verify::command::run(g.format, &args, cwd)
-                .map(Output::Gate)
-                .map_err(CliError)
-        }
+        Some(Command::Verify(args)) => crate::sql::verify::command::run(g.format, &args, cwd)
+            .map(Output::Gate)
+            .map_err(CliError),
         Some(Command::Init { dir }) => {
             crate::init::scaffold(&dir.unwrap_or_else(|| cwd.to_path_buf()))
                 .map(text)

@@ -49,7 +49,10 @@ pub fn scripts(files: &[PathBuf], cwd: &Path) -> Result<Vec<Script>, String> {
             let mut found = Vec::new();
             sql_files(&abs, &mut found).map_err(|e| format!("{}: {e}", f.display()))?;
             paths.extend(found.into_iter().map(|p| {
-                let shown = p.strip_prefix(cwd).map(Path::to_path_buf).unwrap_or(p.clone());
+                let shown = p
+                    .strip_prefix(cwd)
+                    .map(Path::to_path_buf)
+                    .unwrap_or(p.clone());
                 (p, shown)
             }));
         } else {
@@ -123,7 +126,8 @@ pub fn against_recording(recorded: &Run, scripts: &[Script]) -> Result<Run, Stri
 
 pub fn read_recording(path: &Path) -> Result<Run, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: not a verify recording: {e}", path.display()))
+    serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a verify recording: {e}", path.display()))
 }
 
 pub fn run(format: Format, args: &VerifyArgs, cwd: &Path) -> Result<GateRun, String> {

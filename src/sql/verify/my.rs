@@ -15,6 +15,7 @@ use regex::Regex;
 use std::sync::OnceLock;
 
 const PROBE: &str = "_platcheck_probe";
+const ON_COPY: &str = "on the probe copy: ";
 /// Seconds: a metadata-lock wait and a whole statement.
 const LOCK_WAIT_TIMEOUT: u32 = 20;
 const MAX_STATEMENT_TIME: u32 = 120;
@@ -52,7 +53,8 @@ impl MyVerifier {
         let url = url
             .strip_prefix("mariadb://")
             .map_or_else(|| url.to_string(), |rest| format!("mysql://{rest}"));
-        let opts = Opts::from_url(&url).map_err(|e| VerifyError(format!("bad database URL: {e}")))?;
+        let opts =
+            Opts::from_url(&url).map_err(|e| VerifyError(format!("bad database URL: {e}")))?;
         let own_db = opts.get_db_name().map(str::to_string);
         let mut conn = Conn::new(opts.clone()).map_err(err)?;
         let version_text: String = conn
@@ -161,6 +163,15 @@ impl MyVerifier {
             _ => return self.apply(text),
         }
         let mut o = match self.probe(text) {
+            // `CREATE TABLE … LIKE` copies no foreign keys, so an ALTER
+            // about one fails on the copy: ask on the scratch table itself,
+            // where a refused algorithm changes nothing and the accepted
+            // one is the migration's own effect.
+            Some(o) if o.error.as_deref().is_some_and(|e| e.starts_with(ON_COPY)) => {
+                return self
+                    .probe_in_place(text)
+                    .unwrap_or_else(|| self.apply(text));
+            }
             Some(o) => o,
             None => Observed {
                 skipped: Some("the table could not be copied for probing".into()),
@@ -190,15 +201,20 @@ impl MyVerifier {
             "SELECT TABLE_ID FROM information_schema.INNODB_SYS_TABLES WHERE NAME = ?",
             "SELECT TABLE_ID FROM information_schema.INNODB_TABLES WHERE NAME = ?",
         ];
-        queries
-            .iter()
-            .find_map(|q| self.conn.exec_first::<u64, _, _>(*q, (&name,)).ok().flatten())
+        queries.iter().find_map(|q| {
+            self.conn
+                .exec_first::<u64, _, _>(*q, (&name,))
+                .ok()
+                .flatten()
+        })
     }
 
     /// The first algorithm the server accepts for this ALTER on a copy.
     fn probe(&mut self, text: &str) -> Option<Observed> {
         let (table, probe_sql) = retarget(text)?;
-        let _ = self.conn.query_drop(format!("DROP TABLE IF EXISTS `{PROBE}`"));
+        let _ = self
+            .conn
+            .query_drop(format!("DROP TABLE IF EXISTS `{PROBE}`"));
         self.conn
             .query_drop(format!("CREATE TABLE `{PROBE}` LIKE {table}"))
             .ok()?;
@@ -207,6 +223,26 @@ impl MyVerifier {
         let _ = self
             .conn
             .query_drop(format!("INSERT INTO `{PROBE}` SELECT * FROM {table}"));
+        let out = self.try_algorithms(&probe_sql, PROBE, ON_COPY);
+        let _ = self
+            .conn
+            .query_drop(format!("DROP TABLE IF EXISTS `{PROBE}`"));
+        out
+    }
+
+    fn probe_in_place(&mut self, text: &str) -> Option<Observed> {
+        let (table, _) = retarget(text)?;
+        let sql = strip_forced(text);
+        let bare = table
+            .rsplit('.')
+            .next()
+            .unwrap_or(&table)
+            .trim_matches('`')
+            .to_string();
+        self.try_algorithms(&sql, &bare, "")
+    }
+
+    fn try_algorithms(&mut self, probe_sql: &str, table: &str, context: &str) -> Option<Observed> {
         let mut tries: Vec<(&str, Option<&str>, bool)> = vec![("INSTANT", None, true)];
         if self.dialect == Dialect::MariaDb {
             tries.push(("NOCOPY", Some("NONE"), true));
@@ -217,7 +253,7 @@ impl MyVerifier {
         }
         tries.push(("INPLACE", Some("SHARED"), false));
         tries.push(("COPY", None, false));
-        let before = self.table_id(PROBE);
+        let before = self.table_id(table);
         let mut out = None;
         for (algorithm, lock, lock_none) in tries {
             let clause = match lock {
@@ -226,7 +262,7 @@ impl MyVerifier {
             };
             match self.conn.query_drop(format!("{probe_sql}{clause}")) {
                 Ok(()) => {
-                    let after = self.table_id(PROBE);
+                    let after = self.table_id(table);
                     out = Some(Observed {
                         algorithm: Some(algorithm.to_string()),
                         lock_none: Some(lock_none),
@@ -238,14 +274,13 @@ impl MyVerifier {
                 Err(e) if refused(&e) => continue,
                 Err(e) => {
                     out = Some(Observed {
-                        error: Some(format!("on the probe copy: {}", message(&e))),
+                        error: Some(format!("{context}{}", message(&e))),
                         ..Observed::default()
                     });
                     break;
                 }
             }
         }
-        let _ = self.conn.query_drop(format!("DROP TABLE IF EXISTS `{PROBE}`"));
         out
     }
 }
@@ -254,22 +289,27 @@ impl MyVerifier {
 /// with any ALGORITHM/LOCK clause removed (the probe sets its own).
 pub fn retarget(text: &str) -> Option<(String, String)> {
     static HEAD: OnceLock<Regex> = OnceLock::new();
-    static CLAUSE: OnceLock<Regex> = OnceLock::new();
     let head = HEAD.get_or_init(|| {
         Regex::new(r"(?is)^\s*ALTER\s+(?:ONLINE\s+|IGNORE\s+)*TABLE\s+(?:IF\s+EXISTS\s+)?((?:`[^`]+`|[\w$]+)(?:\.(?:`[^`]+`|[\w$]+))?)")
             .expect("static regex")
     });
-    let clause = CLAUSE.get_or_init(|| {
-        Regex::new(r"(?i),\s*(?:ALGORITHM|LOCK)\s*=?\s*[A-Z]+").expect("static regex")
-    });
     let m = head.captures(text)?;
     let name = m.get(1)?;
-    let rest = clause.replace_all(&text[name.end()..], "");
-    let rest = rest.trim_end().trim_end_matches(';');
+    let rest = strip_forced(&text[name.end()..]);
     Some((
         name.as_str().to_string(),
         format!("{}`{PROBE}`{rest}", &text[..name.start()]),
     ))
+}
+
+/// The statement without its own ALGORITHM/LOCK clauses.
+fn strip_forced(text: &str) -> String {
+    static CLAUSE: OnceLock<Regex> = OnceLock::new();
+    let clause = CLAUSE.get_or_init(|| {
+        Regex::new(r"(?i),\s*(?:ALGORITHM|LOCK)\s*=?\s*[A-Z]+").expect("static regex")
+    });
+    let s = clause.replace_all(text, "");
+    s.trim_end().trim_end_matches(';').to_string()
 }
 
 #[cfg(test)]
@@ -281,7 +321,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(t, "`shop`.payments");
-        assert_eq!(sql, "ALTER TABLE `_platcheck_probe` ADD COLUMN note varchar(100)");
+        assert_eq!(
+            sql,
+            "ALTER TABLE `_platcheck_probe` ADD COLUMN note varchar(100)"
+        );
         assert!(super::retarget("SELECT 1").is_none());
     }
 }

@@ -247,7 +247,9 @@ impl PgVerifier {
         };
         match &st.op {
             Some(op) if op.is_transaction_control() => {
-                return Ok(skip("transaction control: verify runs each statement in its own transaction"));
+                return Ok(skip(
+                    "transaction control: verify runs each statement in its own transaction",
+                ));
             }
             Some(Op::Set { name, .. }) if name == "lock_timeout" || name == "statement_timeout" => {
                 return Ok(skip("verify keeps its own timeouts"));
@@ -265,17 +267,27 @@ impl PgVerifier {
         }
         if needs_own_session(st, text) {
             if self.in_place {
-                return Ok(skip("cannot run in a transaction, and --in-place never commits"));
+                return Ok(skip(
+                    "cannot run in a transaction, and --in-place never commits",
+                ));
             }
             return pg_watch::run(&self.cfg, &mut self.client, text);
         }
         let (open, fail, close) = if self.in_place {
-            ("SAVEPOINT pc_verify", "ROLLBACK TO SAVEPOINT pc_verify", "RELEASE SAVEPOINT pc_verify")
+            (
+                "SAVEPOINT pc_verify",
+                "ROLLBACK TO SAVEPOINT pc_verify",
+                "RELEASE SAVEPOINT pc_verify",
+            )
         } else {
             ("BEGIN", "ROLLBACK", "COMMIT")
         };
         let before = snapshot(&mut self.client)?;
-        let held = if self.in_place { self.held()? } else { Vec::new() };
+        let held = if self.in_place {
+            self.held()?
+        } else {
+            Vec::new()
+        };
         self.client.batch_execute(open).map_err(err)?;
         if let Err(e) = self.client.batch_execute(text) {
             self.client.batch_execute(fail).map_err(err)?;

@@ -4,14 +4,15 @@
 //! worker's backend.
 //!
 //! Sampling alone misses a lock held for microseconds on a small table, so
-//! the watch makes the statement wait where it can be seen: one blocker
-//! session per existing table holds SHARE UPDATE EXCLUSIVE on it. Any
-//! statement taking SHARE UPDATE EXCLUSIVE or stronger queues behind a
-//! blocker, and the queued request (mode included) shows in `pg_locks`.
-//! Each time the worker waits, the blocker it waits for is released (all
-//! of them when it waits for a transaction, as CONCURRENTLY does for old
-//! snapshots), until the statement ends.
-use super::pg::{self, Snapshot, is_table, server_message, session, snapshot};
+//! the watch makes every lock request wait where it can be seen. Each
+//! existing table gets two blocker sessions: one holding SHARE UPDATE
+//! EXCLUSIVE (every request of that mode or stronger queues behind it) and
+//! one holding ACCESS SHARE (an ACCESS EXCLUSIVE request taken later, in a
+//! second transaction of the statement, still queues). A queued request
+//! shows in `pg_locks` with its mode. Whenever the worker waits, exactly
+//! the sessions `pg_blocking_pids` names are released, so the remaining
+//! blockers keep catching the statement's later requests.
+use super::pg::{self, is_table, server_message, session, snapshot};
 use super::{Observed, VerifyError};
 use postgres::{Client, Config};
 use std::collections::HashMap;
@@ -28,17 +29,21 @@ fn quote(ident: &str) -> String {
     format!("\"{}\"", ident.replace('"', "\"\""))
 }
 
-fn blockers(cfg: &Config, before: &Snapshot) -> Result<HashMap<u32, Client>, VerifyError> {
+/// Blocker sessions by backend pid.
+fn blockers(cfg: &Config, before: &pg::Snapshot) -> Result<HashMap<i32, Client>, VerifyError> {
     let mut out = HashMap::new();
-    for (oid, rel) in before.iter().filter(|(_, r)| is_table(&r.kind)) {
-        let mut c = session(cfg)?;
-        // ONLY: a partitioned parent's blocker must not also hold its partitions.
-        let sql = format!(
-            "BEGIN; LOCK TABLE ONLY {} IN SHARE UPDATE EXCLUSIVE MODE",
-            quote(&rel.name)
-        );
-        if c.batch_execute(&sql).is_ok() {
-            out.insert(*oid, c);
+    for rel in before.values().filter(|r| is_table(&r.kind)) {
+        for mode in ["SHARE UPDATE EXCLUSIVE", "ACCESS SHARE"] {
+            let mut c = session(cfg)?;
+            let pid: i32 = c
+                .query_one("SELECT pg_backend_pid()", &[])
+                .map_err(err)?
+                .get(0);
+            // ONLY: a partitioned parent's blocker must not also hold its partitions.
+            let sql = format!("BEGIN; LOCK TABLE ONLY {} IN {mode} MODE", quote(&rel.name));
+            if c.batch_execute(&sql).is_ok() {
+                out.insert(pid, c);
+            }
         }
     }
     Ok(out)
@@ -58,10 +63,10 @@ pub fn run(cfg: &Config, sampler: &mut Client, sql: &str) -> Result<Observed, Ve
         .get(0);
     let mut held = blockers(cfg, &before)?;
     let text = sql.to_string();
-    let job = std::thread::spawn(move || worker.batch_execute(&text).map_err(|e| server_message(&e)));
+    let job =
+        std::thread::spawn(move || worker.batch_execute(&text).map_err(|e| server_message(&e)));
     let mut seen: Vec<(u32, String)> = Vec::new();
     let start = Instant::now();
-    let mut sampled_after_end = false;
     loop {
         let done = job.is_finished();
         let rows = sampler
@@ -70,36 +75,36 @@ pub fn run(cfg: &Config, sampler: &mut Client, sql: &str) -> Result<Observed, Ve
                 &[&pid],
             )
             .map_err(err)?;
-        let mut waits_on: Option<Option<u32>> = None;
+        let mut waiting = false;
         for r in &rows {
-            let locktype: String = r.get(0);
-            let relation: Option<u32> = r.get(1);
-            let mode: String = r.get(2);
-            let granted: bool = r.get(3);
+            let (locktype, relation, mode, granted): (String, Option<u32>, String, bool) =
+                (r.get(0), r.get(1), r.get(2), r.get(3));
+            waiting |= !granted;
             if let (true, Some(oid)) = (locktype == "relation", relation)
                 && !seen.contains(&(oid, mode.clone()))
             {
                 seen.push((oid, mode));
             }
-            if !granted {
-                waits_on = Some(relation.filter(|_| locktype == "relation"));
-            }
-        }
-        match waits_on {
-            Some(Some(oid)) if held.contains_key(&oid) => {
-                if let Some(c) = held.remove(&oid) {
-                    release(c);
-                }
-            }
-            Some(_) => held.drain().for_each(|(_, c)| release(c)),
-            None => {}
         }
         if done {
-            // One more sample after the end is harmless; none is needed.
-            if sampled_after_end {
-                break;
+            break;
+        }
+        // Release only once the queued request is in a sample: released
+        // earlier, a fast statement could take and drop it unseen.
+        if !waiting {
+            std::thread::sleep(Duration::from_micros(200));
+            continue;
+        }
+        let blocking: Vec<i32> = sampler
+            .query("SELECT unnest(pg_blocking_pids($1))", &[&pid])
+            .map_err(err)?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        for b in blocking {
+            if let Some(c) = held.remove(&b) {
+                release(c);
             }
-            sampled_after_end = true;
         }
         if start.elapsed() > WATCH_LIMIT {
             held.drain().for_each(|(_, c)| release(c));

@@ -70,7 +70,13 @@ pub fn human(run: &Run, source: &str) -> String {
             ]
         })
         .collect();
-    let header = ["STATEMENT AT", "SQL", "PREDICTED", "OBSERVED", "REWRITE P/O"];
+    let header = [
+        "STATEMENT AT",
+        "SQL",
+        "PREDICTED",
+        "OBSERVED",
+        "REWRITE P/O",
+    ];
     let mut width = header.map(str::len);
     for r in &rows {
         for (w, c) in width.iter_mut().zip(r) {
@@ -92,11 +98,19 @@ pub fn human(run: &Run, source: &str) -> String {
     };
     line(&mut out, header, "  ");
     for (r, s) in rows.iter().zip(&run.statements) {
-        let mark = if s.disagreements.is_empty() { "  " } else { "! " };
+        let mark = if s.disagreements.is_empty() {
+            "  "
+        } else {
+            "! "
+        };
         line(&mut out, [&r[0], &r[1], &r[2], &r[3], &r[4]], mark);
     }
     out.push('\n');
-    for s in run.statements.iter().filter(|s| !s.disagreements.is_empty()) {
+    for s in run
+        .statements
+        .iter()
+        .filter(|s| !s.disagreements.is_empty())
+    {
         let _ = writeln!(
             out,
             "{}:{}:1: {} {}: {}",
@@ -114,7 +128,11 @@ pub fn human(run: &Run, source: &str) -> String {
         run.statements.len(),
         if run.statements.len() == 1 { "" } else { "s" },
         run.statements.len() - n,
-        if run.statements.len() - n == 1 { "s" } else { "" },
+        if run.statements.len() - n == 1 {
+            "s"
+        } else {
+            ""
+        },
         if n == 1 { "" } else { "s" },
     );
     out

@@ -80,7 +80,10 @@ impl Guard {
                 let live = LIVE.lock().map(|l| l.clone()).unwrap_or_default();
                 for s in &live {
                     if let Err(e) = s.drop_now() {
-                        eprintln!("platcheck: could not drop scratch database {}: {e}", s.name());
+                        eprintln!(
+                            "platcheck: could not drop scratch database {}: {e}",
+                            s.name()
+                        );
                     }
                 }
                 std::process::exit(130);
