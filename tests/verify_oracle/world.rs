@@ -1,5 +1,5 @@
 //! The MG fixtures as oracle cases: each fixture's statements replayed on
-//! top of the schema the fixtures assume (`tests/fixtures/verify/world_*.sql`).
+//! top of the schema the fixtures assume (`tests/verify_oracle/world_*.sql`).
 use platcheck::sql::ops::{Alter, Op};
 use platcheck::sql::verify::{Run, Script, analyse};
 use platcheck::sql::{Dialect, Version};
@@ -21,8 +21,8 @@ impl Kind {
     }
     fn world(self) -> &'static str {
         match self {
-            Kind::Postgres => include_str!("../fixtures/verify/world_pg.sql"),
-            Kind::MariaDb => include_str!("../fixtures/verify/world_mariadb.sql"),
+            Kind::Postgres => include_str!("world_pg.sql"),
+            Kind::MariaDb => include_str!("world_mariadb.sql"),
         }
     }
 }

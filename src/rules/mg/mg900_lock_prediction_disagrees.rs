@@ -12,6 +12,9 @@ use std::path::PathBuf;
 /// The recording's file name, next to the migrations it observed.
 pub const RECORDING: &str = "observed.json";
 
+/// A refused statement needs a different remedy than a wrong table row.
+const REFUSED_HELP: &str = "make the statement run on a fresh server (the message says why it did not: a missing extension, object or earlier migration), then record again with `platcheck verify --save observed.json`";
+
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     let mut recordings: HashMap<PathBuf, Option<Run>> = HashMap::new();
     for fa in c::analysis(ctx).files.iter() {
@@ -51,7 +54,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 .var("server", &server)
                 .var("detail", detail.join("; "));
             if rec.observed.error.is_some() {
-                report = report.variant("refused");
+                report = report.variant("refused").help(REFUSED_HELP);
             }
             sink.push(report);
         }
