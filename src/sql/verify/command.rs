@@ -141,7 +141,10 @@ pub fn run(format: Format, args: &VerifyArgs, cwd: &Path) -> Result<GateRun, Str
             )
         }
         (Some(url), None) => {
-            let run = live(url, &scripts, args.in_place).map_err(|e| e.0)?;
+            let run = live(url, &scripts, args.in_place).map_err(|e| {
+                super::scratch::settle_if_interrupted();
+                e.0
+            })?;
             let where_ = if args.in_place {
                 "in place, rolled back"
             } else {

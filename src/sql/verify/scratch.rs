@@ -2,7 +2,7 @@
 //! every way out — normal end, error (the guard's `Drop`), panic unwinding,
 //! and Ctrl-C (a handler that drops every registered scratch database from
 //! a fresh connection, then exits 130).
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, Once};
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
@@ -64,6 +64,23 @@ impl Scratch {
 }
 
 static LIVE: Mutex<Vec<Scratch>> = Mutex::new(Vec::new());
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Ctrl-C arrived: the handler is dropping the scratch databases (which
+/// ends the replay's sessions) and will exit 130. An error the replay sees
+/// now is that, not something to report.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Called on an error: if it was caused by Ctrl-C, give the handler the
+/// time to finish its cleanup and exit with 130 instead of racing it.
+pub fn settle_if_interrupted() {
+    let start = std::time::Instant::now();
+    while interrupted() && start.elapsed() < std::time::Duration::from_secs(15) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
 static HANDLER: Once = Once::new();
 
 /// Drops the scratch database when it goes out of scope.
@@ -77,6 +94,7 @@ impl Guard {
             // Another handler may already be installed by an embedding
             // program; then its own shutdown path is responsible.
             let _ = ctrlc::set_handler(|| {
+                INTERRUPTED.store(true, Ordering::SeqCst);
                 let live = LIVE.lock().map(|l| l.clone()).unwrap_or_default();
                 for s in &live {
                     if let Err(e) = s.drop_now() {
