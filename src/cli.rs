@@ -115,6 +115,8 @@ pub enum Command {
     Report(crate::report::command::ReportArgs),
     /// List every inline suppression: rules, reason, expiry, and whether it matched.
     Suppressions(CheckArgs),
+    /// Replay migrations on a real PostgreSQL or MariaDB/MySQL (scratch database) and compare its locks, rewrites and ALTER algorithms with the lock table's prediction: exit 1 on any disagreement (MG900), 2 when the server cannot be reached.
+    Verify(crate::sql::verify::command::VerifyArgs),
     /// Scaffold platcheck.yaml and one example contract per kind (never overwrites).
     Init {
         /// Directory to scaffold into (default: the working directory).
@@ -201,6 +203,9 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
             let ov = overrides(&g, &args.check_args(), cwd);
             crate::report::command::run(g.format, &args, cwd, &ov)
         }
+        Some(Command::Verify(args)) => crate::sql::verify::command::run(g.format, &args, cwd)
+            .map(Output::Gate)
+            .map_err(CliError),
         Some(Command::Init { dir }) => {
             crate::init::scaffold(&dir.unwrap_or_else(|| cwd.to_path_buf()))
                 .map(text)

@@ -168,7 +168,11 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx) -> Vec<Effect> {
             .collect(),
         Op::DropTable { names, .. } => names
             .iter()
-            .map(|t| Effect::new("drop_table", Some(t)))
+            .map(|t| {
+                let mut e = Effect::new("drop_table", Some(t));
+                e.other = model.referenced_by(t).into_iter().map(Name::new).collect();
+                e
+            })
             .collect(),
         Op::AddEnumValue { type_name, value } => {
             vec![Effect::new("alter_type_add_value", None).detail(format!("{type_name}: {value}"))]
@@ -180,6 +184,7 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx) -> Vec<Effect> {
         Op::CreateTrigger { table } => vec![Effect::new("create_trigger", Some(table))],
         Op::DropTrigger { table } => vec![Effect::new("drop_trigger", table.as_ref())],
         Op::CreatePolicy { table } => vec![Effect::new("create_policy", Some(table))],
+        Op::CreateRule { table } => vec![Effect::new("create_rule", Some(table))],
         Op::Dml { table, verb, .. } => vec![Effect::new("dml", Some(table)).detail(*verb)],
         _ => Vec::new(),
     }
@@ -317,7 +322,7 @@ fn alter(t: &Name, a: &Alter, model: &Model) -> Vec<Effect> {
         Alter::ReplicaIdentity => one("replica_identity"),
         Alter::ClusterOn => one("cluster_on"),
         Alter::SetParams => one("set_params"),
-        Alter::Inherit => one("inherit"),
+        Alter::Inherit(parent) => vec![e("inherit").other(parent.as_ref())],
         _ => one("other_alter"),
     }
 }

@@ -90,6 +90,10 @@ pub struct PgRow {
     /// Versions below this rewrite even though `rewrite` says no.
     pub rewrite_before: Option<Version>,
     pub verified_pg15: String,
+    /// A script whose statements show the row on a real server (setup
+    /// first); replayed by the verify oracle test. Empty: not runnable on
+    /// the servers the tests use (e.g. a PG 18 form).
+    pub example: String,
 }
 
 impl PgRow {
@@ -137,6 +141,8 @@ pub struct MyRow {
     pub concurrent_dml: bool,
     pub mariadb_algorithm: Option<Algorithm>,
     pub mariadb_lock_none: bool,
+    /// As `PgRow::example`, for MariaDB.
+    pub example: String,
 }
 
 /// The server's best algorithm and whether DML keeps running.
@@ -178,11 +184,33 @@ fn yes(s: &str) -> bool {
     s.trim().to_ascii_lowercase().starts_with("yes")
 }
 
-fn rows(csv: &str) -> impl Iterator<Item = Vec<&str>> {
+/// One CSV line: fields split at commas, a field in double quotes may hold
+/// commas (`""` is a quote). The `example` column is SQL and needs this.
+fn fields(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut cur)),
+            c => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+fn rows(csv: &str) -> impl Iterator<Item = Vec<String>> {
     csv.lines()
         .skip(1)
         .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split(',').collect())
+        .map(fields)
 }
 
 fn pg_table() -> &'static HashMap<String, PgRow> {
@@ -190,7 +218,7 @@ fn pg_table() -> &'static HashMap<String, PgRow> {
     T.get_or_init(|| {
         rows(PG_CSV)
             .map(|f| {
-                let get = |i: usize| f.get(i).copied().unwrap_or("");
+                let get = |i: usize| f.get(i).map_or("", String::as_str);
                 let row = PgRow {
                     key: get(0).into(),
                     statement: get(1).into(),
@@ -203,6 +231,7 @@ fn pg_table() -> &'static HashMap<String, PgRow> {
                     min_version: Version::parse(get(8)),
                     rewrite_before: Version::parse(get(9)),
                     verified_pg15: get(10).into(),
+                    example: get(12).into(),
                 };
                 (row.key.clone(), row)
             })
@@ -215,7 +244,7 @@ fn my_table() -> &'static HashMap<String, MyRow> {
     T.get_or_init(|| {
         rows(MYSQL_CSV)
             .map(|f| {
-                let get = |i: usize| f.get(i).copied().unwrap_or("");
+                let get = |i: usize| f.get(i).map_or("", String::as_str);
                 let row = MyRow {
                     key: get(0).into(),
                     operation: get(1).into(),
@@ -225,6 +254,7 @@ fn my_table() -> &'static HashMap<String, MyRow> {
                     concurrent_dml: yes(get(5)),
                     mariadb_algorithm: Algorithm::parse(get(6)),
                     mariadb_lock_none: yes(get(7)),
+                    example: get(9).into(),
                 };
                 (row.key.clone(), row)
             })
@@ -243,6 +273,16 @@ pub fn pg(key: &str) -> &'static PgRow {
 pub fn mysql(key: &str) -> &'static MyRow {
     let t = my_table();
     t.get(key).unwrap_or_else(|| &t["type_change"])
+}
+
+/// Every PostgreSQL row.
+pub fn pg_rows() -> impl Iterator<Item = &'static PgRow> {
+    pg_table().values()
+}
+
+/// Every MySQL/MariaDB row.
+pub fn mysql_rows() -> impl Iterator<Item = &'static MyRow> {
+    my_table().values()
 }
 
 pub fn pg_has(key: &str) -> bool {
@@ -279,6 +319,15 @@ mod tests {
                 concurrent_dml: false,
                 rebuild: true
             }
+        );
+    }
+
+    #[test]
+    fn quoted_fields_keep_their_commas() {
+        let line = "a,\"CREATE TABLE t (a int, b int); SELECT \"\"x\"\"\",c";
+        assert_eq!(
+            fields(line),
+            vec!["a", "CREATE TABLE t (a int, b int); SELECT \"x\"", "c"]
         );
     }
 

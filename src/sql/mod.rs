@@ -14,6 +14,7 @@ pub mod parse;
 pub mod schema;
 pub mod split;
 pub mod types;
+pub mod verify;
 
 /// The SQL dialect a migration is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -152,7 +152,8 @@ pub enum Alter {
     ClusterOn,
     /// `SET ( … )` storage parameters.
     SetParams,
-    Inherit,
+    /// `INHERIT parent` / `NO INHERIT parent`.
+    Inherit(Option<Name>),
     /// MySQL table options.
     Algorithm(String),
     LockClause(String),
@@ -259,6 +260,9 @@ pub enum Op {
         table: Option<Name>,
     },
     CreatePolicy {
+        table: Name,
+    },
+    CreateRule {
         table: Name,
     },
     /// UPDATE/DELETE/INSERT; `bulk` when it can touch many rows (no WHERE,

@@ -44,6 +44,27 @@ impl Model {
         self.table(t)?.constraints.get(name)
     }
     /// Tables with a foreign key to `t` (what TRUNCATE … CASCADE reaches).
+    /// Tables that `t`'s foreign keys point at (dropping `t` removes the
+    /// FK triggers on them, under ACCESS EXCLUSIVE).
+    pub fn referenced_by(&self, t: &Name) -> Vec<String> {
+        let Some(tb) = self.table(t) else {
+            return Vec::new();
+        };
+        let mut out: Vec<String> = tb
+            .constraints
+            .values()
+            .filter_map(|c| c.references.clone())
+            .chain(
+                tb.columns
+                    .values()
+                    .filter_map(|c| c.references.as_ref().map(|r| r.name.clone())),
+            )
+            .filter(|r| r != &t.name)
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
     pub fn referencing(&self, t: &Name) -> Vec<String> {
         let mut out: Vec<String> = self
             .tables

@@ -48,6 +48,7 @@ mod mg104_mysql_missing_lock_wait_timeout;
 mod mg105_mariadb_expression_default_once;
 mod mg106_mysql_column_references_ignored;
 mod mg107_mysql_add_auto_increment;
+mod mg900_lock_prediction_disagrees;
 mod pc009_sql_statement_not_parsed;
 
 pub fn entries() -> Vec<Entry> {
@@ -223,6 +224,10 @@ pub fn entries() -> Vec<Entry> {
         Entry {
             id: RuleId::MG107,
             check: Check::Workspace(mg107_mysql_add_auto_increment::check),
+        },
+        Entry {
+            id: RuleId::MG900,
+            check: Check::Workspace(mg900_lock_prediction_disagrees::check),
         },
         Entry {
             id: RuleId::PC009,

@@ -77,7 +77,10 @@ fn action(mut c: Cur) -> Alter {
         }
         "force" if c.done() => Alter::Force,
         "force" | "no" if c.has_word("security") => Alter::RowLevelSecurity,
-        "no" | "inherit" => Alter::Inherit,
+        "no" | "inherit" => {
+            c.eat(&["inherit"]);
+            Alter::Inherit(c.name())
+        }
         "owner" => Alter::Owner,
         "replica" => Alter::ReplicaIdentity,
         "cluster" => Alter::ClusterOn,

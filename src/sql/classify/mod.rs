@@ -431,6 +431,13 @@ fn create(mut c: Cur, my: bool) -> Option<Op> {
             c.i += 1;
             Op::CreateTrigger { table: c.name()? }
         }
+        "rule" => {
+            while !c.done() && !c.is(0, "to") {
+                c.i += 1;
+            }
+            c.i += 1;
+            Op::CreateRule { table: c.name()? }
+        }
         "policy" => {
             c.ident()?;
             c.eat(&["on"]);

@@ -1,0 +1,62 @@
+//! MG900 offline: a recorded `platcheck verify` run (`observed.json` beside
+//! the migration files) compared with today's prediction. The live form of
+//! this rule is `platcheck verify` itself; both use `sql::verify::compare`.
+use super::common::{self as c};
+use crate::catalog::RuleId;
+use crate::emit::Sink;
+use crate::registry::RuleCtx;
+use crate::sql::verify::{Run, command::read_recording, compare, render};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// The recording's file name, next to the migrations it observed.
+pub const RECORDING: &str = "observed.json";
+
+/// A refused statement needs a different remedy than a wrong table row.
+const REFUSED_HELP: &str = "make the statement run on a fresh server (the message says why it did not: a missing extension, object or earlier migration), then record again with `platcheck verify --save observed.json`";
+
+pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
+    let mut recordings: HashMap<PathBuf, Option<Run>> = HashMap::new();
+    for fa in c::analysis(ctx).files.iter() {
+        let path = &ctx.ws.files[fa.file].path;
+        let Some(dir) = path.parent() else { continue };
+        // An unreadable recording is not this rule's to judge: with no
+        // usable observation there is nothing to disagree with.
+        let Some(run) = recordings
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| {
+                let rec = dir.join(RECORDING);
+                rec.is_file().then(|| read_recording(&rec).ok()).flatten()
+            })
+            .as_ref()
+        else {
+            continue;
+        };
+        let Some(name) = path.file_name().map(|n| n.to_string_lossy().to_string()) else {
+            continue;
+        };
+        let server = render::server_label(run);
+        for st in &fa.stmts {
+            let Some(rec) = run.statements.iter().find(|r| {
+                r.index == st.index && r.file.rsplit(['/', '\\']).next() == Some(name.as_str())
+            }) else {
+                continue;
+            };
+            let predicted = crate::sql::verify::predict(st);
+            let detail = compare::compare(&predicted, &rec.observed);
+            if detail.is_empty() {
+                continue;
+            }
+            let mut report = c::report(ctx, RuleId::MG900, fa, st)
+                .var("sql", crate::sql::verify::head(c::text(ctx, fa, st)))
+                .var("predicted", compare::predicted_text(&predicted))
+                .var("observed", compare::observed_text(&rec.observed))
+                .var("server", &server)
+                .var("detail", detail.join("; "));
+            if rec.observed.error.is_some() {
+                report = report.variant("refused").help(REFUSED_HELP);
+            }
+            sink.push(report);
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! Prediction against observation: each difference as a sentence naming
+//! both sides (the MG900 message). Shared by the live replay, the
+//! `--observed` replay and the MG900 rule reading a recording.
+use super::{Observed, Prediction};
+use crate::sql::locks::PgMode;
+use std::collections::BTreeMap;
+
+fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+fn dml(lock_none: Option<bool>) -> &'static str {
+    match lock_none {
+        Some(true) => "LOCK=NONE",
+        Some(false) => "LOCK=SHARED",
+        None => "LOCK=?",
+    }
+}
+
+pub fn compare(p: &Prediction, o: &Observed) -> Vec<String> {
+    if o.skipped.is_some() {
+        return Vec::new();
+    }
+    if let Some(e) = &o.error {
+        return vec![format!("the server refused the statement: {e}")];
+    }
+    let mut out = Vec::new();
+    if p.algorithm.is_some() || o.algorithm.is_some() {
+        match (&p.algorithm, &o.algorithm) {
+            (Some(pa), Some(oa)) if pa != oa || p.lock_none != o.lock_none => out.push(format!(
+                "algorithm: predicted ALGORITHM={pa}, {}, observed ALGORITHM={oa}, {}",
+                dml(p.lock_none),
+                dml(o.lock_none)
+            )),
+            (None, Some(oa)) => out.push(format!(
+                "algorithm: predicted nothing, observed ALGORITHM={oa}, {}",
+                dml(o.lock_none)
+            )),
+            _ => {}
+        }
+    } else {
+        // A relation this statement created is new: nobody else can hold
+        // it, so neither side's lock on it counts.
+        let fresh = |r: &str| o.created.iter().any(|c| c == r);
+        let mut modes: BTreeMap<&str, (&str, &str)> = BTreeMap::new();
+        for l in p.locks.iter().filter(|l| !fresh(&l.relation)) {
+            modes.entry(&l.relation).or_insert(("none", "none")).0 = &l.mode;
+        }
+        for l in o.locks.iter().filter(|l| !fresh(&l.relation)) {
+            // The lock table speaks of DDL locks. ACCESS SHARE on a table
+            // the prediction does not name is a read by a query inside the
+            // statement (a view's or a matview's source), which conflicts
+            // with ACCESS EXCLUSIVE alone; it is shown, not judged.
+            if l.mode == PgMode::AccessShare.as_str() && !modes.contains_key(l.relation.as_str()) {
+                continue;
+            }
+            modes.entry(&l.relation).or_insert(("none", "none")).1 = &l.mode;
+        }
+        for (rel, (pm, om)) in modes {
+            if pm != om {
+                out.push(format!("{rel}: predicted {pm}, observed {om}"));
+            }
+        }
+    }
+    if let Some(r) = o.rewrite
+        && r != p.rewrite
+    {
+        out.push(format!(
+            "rewrite: predicted {}, observed {}",
+            yes_no(p.rewrite),
+            yes_no(r)
+        ));
+    }
+    out
+}
+
+/// `ACCESS EXCLUSIVE on orders, SHARE on customers` / `ALGORITHM=INPLACE, LOCK=NONE`.
+pub fn predicted_text(p: &Prediction) -> String {
+    if let Some(a) = &p.algorithm {
+        return format!("ALGORITHM={a}, {}", dml(p.lock_none));
+    }
+    locks_text(&p.locks)
+}
+
+pub fn observed_text(o: &Observed) -> String {
+    if let Some(s) = &o.skipped {
+        return format!("(skipped: {s})");
+    }
+    if o.error.is_some() {
+        return "(refused)".into();
+    }
+    if let Some(a) = &o.algorithm {
+        return format!("ALGORITHM={a}, {}", dml(o.lock_none));
+    }
+    let fresh: Vec<_> = o
+        .locks
+        .iter()
+        .filter(|l| !o.created.contains(&l.relation))
+        .cloned()
+        .collect();
+    locks_text(&fresh)
+}
+
+fn locks_text(locks: &[super::LockObs]) -> String {
+    if locks.is_empty() {
+        return "-".into();
+    }
+    locks
+        .iter()
+        .map(|l| format!("{} on {}", l.mode, l.relation))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::LockObs;
+    use super::*;
+
+    fn lock(r: &str, m: &str) -> LockObs {
+        LockObs {
+            relation: r.into(),
+            mode: m.into(),
+        }
+    }
+
+    #[test]
+    fn names_both_sides_of_each_difference() {
+        let p = Prediction {
+            locks: vec![lock("orders", "SHARE ROW EXCLUSIVE")],
+            ..Prediction::default()
+        };
+        let o = Observed {
+            locks: vec![
+                lock("orders", "SHARE ROW EXCLUSIVE"),
+                lock("customers", "SHARE ROW EXCLUSIVE"),
+            ],
+            rewrite: Some(true),
+            ..Observed::default()
+        };
+        assert_eq!(
+            compare(&p, &o),
+            vec![
+                "customers: predicted none, observed SHARE ROW EXCLUSIVE".to_string(),
+                "rewrite: predicted no, observed yes".to_string()
+            ]
+        );
+    }
+
+    #[test]
+    fn new_relations_and_skips_do_not_count() {
+        let p = Prediction {
+            locks: vec![lock("refunds", "ACCESS EXCLUSIVE")],
+            ..Prediction::default()
+        };
+        let o = Observed {
+            locks: vec![lock("refunds", "ACCESS EXCLUSIVE")],
+            created: vec!["refunds".into()],
+            rewrite: Some(false),
+            ..Observed::default()
+        };
+        assert!(compare(&p, &o).is_empty());
+        let skipped = Observed {
+            skipped: Some("transaction control".into()),
+            ..Observed::default()
+        };
+        assert!(compare(&Prediction::default(), &skipped).is_empty());
+    }
+
+    #[test]
+    fn algorithm_and_dml_level_both_compared() {
+        let p = Prediction {
+            algorithm: Some("NOCOPY".into()),
+            lock_none: Some(true),
+            ..Prediction::default()
+        };
+        let o = Observed {
+            algorithm: Some("INPLACE".into()),
+            lock_none: Some(false),
+            ..Observed::default()
+        };
+        assert_eq!(
+            compare(&p, &o),
+            vec![
+                "algorithm: predicted ALGORITHM=NOCOPY, LOCK=NONE, observed ALGORITHM=INPLACE, LOCK=SHARED"
+                    .to_string()
+            ]
+        );
+    }
+}

@@ -1,0 +1,201 @@
+//! `platcheck verify`: replay migrations against a real server and compare
+//! what it did with what the lock table predicted. Every disagreement is an
+//! MG900 finding; the test suite uses the same code as an oracle for
+//! `locks/pg.csv` and `locks/mysql.csv`.
+//!
+//! The prediction side reuses `sql::analysis` unchanged (splitter,
+//! classifier, lock table): this module never restates a lock fact.
+pub mod command;
+pub mod compare;
+pub mod my;
+pub mod pg;
+pub mod pg_watch;
+pub mod render;
+pub mod scratch;
+
+use super::analysis::{self, FileAnalysis, Stmt};
+use super::context::FileCtx;
+use super::schema::Model;
+use super::{Dialect, Version};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// One relation and the strongest lock mode on it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockObs {
+    pub relation: String,
+    pub mode: String,
+}
+
+/// What the static analysis expects of one statement.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prediction {
+    /// Rows of the lock table the statement triggers.
+    pub keys: Vec<String>,
+    /// PostgreSQL: strongest mode per relation.
+    pub locks: Vec<LockObs>,
+    pub rewrite: bool,
+    /// MySQL/MariaDB: the algorithm the server would pick.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub algorithm: Option<String>,
+    /// MySQL/MariaDB: concurrent DML allowed (LOCK=NONE).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lock_none: Option<bool>,
+}
+
+/// What the server did with one statement.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observed {
+    /// PostgreSQL: strongest mode per relation that existed before the
+    /// statement (tables, partitioned tables, materialized views).
+    #[serde(default)]
+    pub locks: Vec<LockObs>,
+    /// A table's relfilenode changed (PostgreSQL), or the InnoDB table id
+    /// changed on the probe copy (MariaDB/MySQL). `None`: not observable.
+    #[serde(default)]
+    pub rewrite: Option<bool>,
+    /// Indexes whose relfilenode changed (PostgreSQL; informative).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub indexes_rebuilt: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub algorithm: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock_none: Option<bool>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<String>,
+    /// The server refused the statement (its message).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Not replayed, and why (transaction control, verify's own timeouts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+    /// Watched from a second session (statements that cannot run in a transaction).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub watched: bool,
+}
+
+/// One replayed statement: where it is, both sides, and how they differ.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StmtReport {
+    pub file: String,
+    pub line: usize,
+    /// 1-based position of the statement in its file.
+    pub index: usize,
+    pub statement: String,
+    pub predicted: Prediction,
+    pub observed: Observed,
+    pub disagreements: Vec<String>,
+}
+
+/// A whole run; also the format of a recording (`--save`, `observed.json`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Run {
+    /// `postgres`, `mysql` or `mariadb`.
+    pub dialect: String,
+    pub server_version: String,
+    pub statements: Vec<StmtReport>,
+}
+
+impl Run {
+    pub fn disagreements(&self) -> usize {
+        self.statements
+            .iter()
+            .filter(|s| !s.disagreements.is_empty())
+            .count()
+    }
+}
+
+pub fn dialect_name(d: Dialect) -> &'static str {
+    match d {
+        Dialect::Postgres => "postgres",
+        Dialect::MySql => "mysql",
+        Dialect::MariaDb => "mariadb",
+    }
+}
+
+pub fn dialect_from_name(s: &str) -> Option<Dialect> {
+    match s {
+        "postgres" => Some(Dialect::Postgres),
+        "mysql" => Some(Dialect::MySql),
+        "mariadb" => Some(Dialect::MariaDb),
+        _ => None,
+    }
+}
+
+/// A migration file to replay: a display name and its text.
+#[derive(Clone, Debug)]
+pub struct Script {
+    pub name: String,
+    pub text: String,
+}
+
+/// The context verify predicts with: the server's own dialect and version,
+/// no cluster (so no heat), each file run as written (no tool transaction).
+pub fn file_ctx(dialect: Dialect, version: Version) -> FileCtx {
+    FileCtx {
+        dialect,
+        version,
+        cluster: None,
+        hot_tables: Vec::new(),
+        table_rows: HashMap::new(),
+        large_table_rows: u128::MAX,
+        in_transaction: false,
+        require_idempotent: false,
+        scope: String::new(),
+    }
+}
+
+/// Static analysis of the scripts, in order, sharing one schema history.
+pub fn analyse(scripts: &[Script], dialect: Dialect, version: Version) -> Vec<FileAnalysis> {
+    let mut model = Model::default();
+    scripts
+        .iter()
+        .enumerate()
+        .map(|(i, s)| analysis::analyze_file(&s.text, i, file_ctx(dialect, version), &mut model))
+        .collect()
+}
+
+pub fn predict(st: &Stmt) -> Prediction {
+    Prediction {
+        keys: st.effects.iter().map(|e| e.key.to_string()).collect(),
+        locks: st
+            .locks
+            .iter()
+            .map(|(n, m)| LockObs {
+                relation: n.name.clone(),
+                mode: m.as_str().to_string(),
+            })
+            .collect(),
+        rewrite: st.rewrite,
+        algorithm: st.plan.map(|p| p.algorithm.as_str().to_string()),
+        lock_none: st.plan.map(|p| p.concurrent_dml),
+    }
+}
+
+/// 1-based line of a byte offset.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// The statement's first line, for tables and messages.
+pub fn head(text: &str) -> String {
+    let first = text.lines().next().unwrap_or("").trim();
+    if first.chars().count() > 70 {
+        let cut: String = first.chars().take(67).collect();
+        format!("{cut}...")
+    } else {
+        first.to_string()
+    }
+}
+
+/// Why a replay could not start or go on: exit code 2.
+#[derive(Debug)]
+pub struct VerifyError(pub String);
+
+impl std::fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}

@@ -1,0 +1,177 @@
+//! The prediction-vs-observed table (human) and the run as JSON; each
+//! disagreement also printed as an MG900 finding line.
+use super::compare::{observed_text, predicted_text};
+use super::{Run, StmtReport};
+use crate::catalog::{RuleId, render_template};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+fn yn(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+fn rewrite_cell(s: &StmtReport) -> String {
+    let o = match (&s.observed.skipped, &s.observed.error, s.observed.rewrite) {
+        (Some(_), _, _) | (_, Some(_), _) | (_, _, None) => "-",
+        (_, _, Some(r)) => yn(r),
+    };
+    format!("{}/{o}", yn(s.predicted.rewrite))
+}
+
+/// The MG900 message for one statement (the rule's template).
+pub fn message(s: &StmtReport, server: &str) -> String {
+    let meta = RuleId::MG900.meta();
+    let vars = [
+        ("statement", s.index.to_string()),
+        ("sql", s.statement.clone()),
+        ("predicted", predicted_text(&s.predicted)),
+        ("observed", observed_text(&s.observed)),
+        ("server", server.to_string()),
+        ("detail", s.disagreements.join("; ")),
+    ];
+    let template = if s.observed.error.is_some() {
+        meta.messages.get("refused").unwrap_or(&meta.message)
+    } else {
+        &meta.message
+    };
+    render_template(template, &vars)
+}
+
+pub fn server_label(run: &Run) -> String {
+    let product = match run.dialect.as_str() {
+        "postgres" => "PostgreSQL",
+        "mariadb" => "MariaDB",
+        _ => "MySQL",
+    };
+    let version = run.server_version.split_whitespace().next().unwrap_or("");
+    format!("{product} {version}")
+}
+
+fn cut(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}...", s.chars().take(n - 3).collect::<String>())
+    }
+}
+
+pub fn human(run: &Run, source: &str) -> String {
+    let server = server_label(run);
+    let rows: Vec<[String; 5]> = run
+        .statements
+        .iter()
+        .map(|s| {
+            [
+                format!("{}:{}", s.file, s.line),
+                cut(&s.statement, 48),
+                predicted_text(&s.predicted),
+                observed_text(&s.observed),
+                rewrite_cell(s),
+            ]
+        })
+        .collect();
+    let header = [
+        "STATEMENT AT",
+        "SQL",
+        "PREDICTED",
+        "OBSERVED",
+        "REWRITE P/O",
+    ];
+    let mut width = header.map(str::len);
+    for r in &rows {
+        for (w, c) in width.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "verify: {server} ({source})");
+    let line = |out: &mut String, cells: [&str; 5], mark: &str| {
+        let mut l = String::from(mark);
+        for (i, (c, w)) in cells.iter().zip(width).enumerate() {
+            if i == 4 {
+                l.push_str(c);
+            } else {
+                let _ = write!(l, "{c:<w$}  ");
+            }
+        }
+        let _ = writeln!(out, "{}", l.trim_end());
+    };
+    line(&mut out, header, "  ");
+    for (r, s) in rows.iter().zip(&run.statements) {
+        let mark = if s.disagreements.is_empty() {
+            "  "
+        } else {
+            "! "
+        };
+        line(&mut out, [&r[0], &r[1], &r[2], &r[3], &r[4]], mark);
+    }
+    out.push('\n');
+    for s in run
+        .statements
+        .iter()
+        .filter(|s| !s.disagreements.is_empty())
+    {
+        let _ = writeln!(
+            out,
+            "{}:{}:1: {} {}: {}",
+            s.file,
+            s.line,
+            RuleId::MG900.meta().severity.as_str(),
+            RuleId::MG900,
+            message(s, &server)
+        );
+    }
+    let n = run.disagreements();
+    let _ = writeln!(
+        out,
+        "{} statement{}, {} agree{}, {n} disagreement{}",
+        run.statements.len(),
+        if run.statements.len() == 1 { "" } else { "s" },
+        run.statements.len() - n,
+        if run.statements.len() - n == 1 {
+            "s"
+        } else {
+            ""
+        },
+        if n == 1 { "" } else { "s" },
+    );
+    out
+}
+
+#[derive(Serialize)]
+struct FindingJson<'a> {
+    rule: &'static str,
+    severity: &'static str,
+    file: &'a str,
+    line: usize,
+    column: usize,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct RunJson<'a> {
+    #[serde(flatten)]
+    run: &'a Run,
+    findings: Vec<FindingJson<'a>>,
+}
+
+/// The run (readable back as a recording) plus its MG900 findings.
+pub fn json(run: &Run) -> String {
+    let server = server_label(run);
+    let findings = run
+        .statements
+        .iter()
+        .filter(|s| !s.disagreements.is_empty())
+        .map(|s| FindingJson {
+            rule: RuleId::MG900.as_str(),
+            severity: RuleId::MG900.meta().severity.as_str(),
+            file: &s.file,
+            line: s.line,
+            column: 1,
+            message: message(s, &server),
+        })
+        .collect();
+    let mut s = serde_json::to_string_pretty(&RunJson { run, findings }).unwrap_or_default();
+    s.push('\n');
+    s
+}
