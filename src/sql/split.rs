@@ -75,7 +75,17 @@ pub fn split(text: &str, dialect: Dialect) -> Vec<Piece> {
             first_word = "";
             continue;
         }
-        let Some(t) = lx.next_token() else { break };
+        let Some(mut t) = lx.next_token() else { break };
+        // The client looks for a custom delimiter anywhere outside quotes and
+        // comments, also glued to a word: `END$$` ends the body when the
+        // delimiter is `$$`, although `$` is an identifier character.
+        if let Some(d) = &delimiter
+            && matches!(t.kind, Tok::Word | Tok::Number | Tok::Punct | Tok::Param)
+            && let Some(k) = text[t.start..t.end].find(d.as_str()).filter(|k| *k > 0)
+        {
+            t.end = t.start + k;
+            lx.pos = t.end;
+        }
         if t.unterminated && error.is_none() {
             let what = match t.kind {
                 Tok::Str => "unterminated string",
@@ -183,6 +193,18 @@ mod tests {
             vec![
                 "CREATE TRIGGER t BEFORE INSERT ON a FOR EACH ROW BEGIN SET NEW.x = 1; END",
                 "SELECT 1"
+            ]
+        );
+    }
+
+    #[test]
+    fn mysql_delimiter_glued_to_a_word() {
+        let sql = "DELIMITER $$\nCREATE TRIGGER t BEFORE INSERT ON a FOR EACH ROW BEGIN SET NEW.x = 1; END$$\nDELIMITER ;\nALTER TABLE a ADD COLUMN y int;";
+        assert_eq!(
+            bodies(sql, Dialect::MySql),
+            vec![
+                "CREATE TRIGGER t BEFORE INSERT ON a FOR EACH ROW BEGIN SET NEW.x = 1; END",
+                "ALTER TABLE a ADD COLUMN y int"
             ]
         );
     }
