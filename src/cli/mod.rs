@@ -1,15 +1,16 @@
 //! The command line (clap derive). `execute` returns data; `main` prints it
 //! and chooses the exit code.
-use crate::catalog::{self, RuleId};
 use crate::contracts::schema::SchemaKind;
 use crate::contracts::units;
 use crate::engine::{self, Outcome, RunError};
 use crate::output::{self, Format, human};
 use crate::settings::{FailOn, Overrides};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+
+mod commands;
+use commands::{baseline_write, rule_doc, rules_table, suppressions};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -214,7 +215,7 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     }
 }
 
-fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
+pub(super) fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
     let abs = |p: &PathBuf| {
         if p.is_absolute() {
             p.clone()
@@ -303,84 +304,6 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
     })
 }
 
-fn baseline_write(
-    g: &Global,
-    file: Option<PathBuf>,
-    paths: &[PathBuf],
-    cwd: &Path,
-) -> Result<Output, CliError> {
-    let args = CheckArgs {
-        paths: paths.to_vec(),
-        ..CheckArgs::default()
-    };
-    let mut ov = overrides(g, &args, cwd);
-    ov.baseline = None;
-    let mut outcome = engine::run(paths, cwd, &ov)?;
-    let target = file
-        .map(|f| if f.is_absolute() { f } else { cwd.join(f) })
-        .or_else(|| outcome.settings.baseline.clone())
-        .unwrap_or_else(|| cwd.join(".platcheck-baseline.json"));
-    // A stale-baseline notice about the old file is not debt to record.
-    outcome.findings.retain(|f| f.rule != RuleId::PC011);
-    let b = crate::baseline::build(
-        &outcome.findings,
-        &outcome.workspace,
-        &outcome.settings.root,
-    );
-    let msg = format!(
-        "wrote {} baseline entries to {}\n",
-        b.entries.len(),
-        target.display()
-    );
-    Ok(Output::Text(
-        msg,
-        vec![FileWrite {
-            path: target,
-            text: crate::baseline::to_json(&b),
-            append: false,
-        }],
-    ))
-}
-
-fn suppressions(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
-    let outcome = engine::run(&args.paths, cwd, &overrides(g, args, cwd))?;
-    let rows = crate::suppress::listing(&outcome.suppressions, &outcome.workspace);
-    let text = match g.format {
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(&rows).unwrap_or_default();
-            s.push('\n');
-            s
-        }
-        _ => {
-            let mut s = String::new();
-            for r in &rows {
-                let until = r
-                    .until
-                    .as_ref()
-                    .map_or(String::new(), |u| format!(" (until {u})"));
-                let _ = writeln!(
-                    s,
-                    "{}:{}: {} [{}] {}{}",
-                    r.file,
-                    r.line,
-                    r.rules.join(", "),
-                    r.status,
-                    r.reason,
-                    until
-                );
-            }
-            let _ = writeln!(
-                s,
-                "{} suppression{}",
-                rows.len(),
-                if rows.len() == 1 { "" } else { "s" }
-            );
-            s
-        }
-    };
-    Ok(Output::Text(text, Vec::new()))
-}
-
 fn use_color(c: ColorArg) -> bool {
     match c {
         ColorArg::Always => true,
@@ -390,55 +313,4 @@ fn use_color(c: ColorArg) -> bool {
                 && std::io::stdout().is_terminal()
         }
     }
-}
-
-fn rule_doc(key: &str) -> Result<String, CliError> {
-    let id = catalog::lookup(key).ok_or_else(|| {
-        let names: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
-        let hint = crate::contracts::schema::suggest(&key.to_ascii_uppercase(), &names)
-            .map(|s| format!("; did you mean {s}?"))
-            .unwrap_or_else(|| "; `platcheck rules` lists them".into());
-        CliError(format!("unknown rule `{key}`{hint}"))
-    })?;
-    let m = id.meta();
-    let mut out = String::new();
-    let _ = writeln!(out, "# {} {} ({})\n", id, m.name, m.severity.as_str());
-    let _ = writeln!(out, "Message: {}", m.message);
-    for (variant, msg) in &m.messages {
-        let _ = writeln!(out, "Message ({variant}): {msg}");
-    }
-    let _ = writeln!(out, "Help: {}", m.help);
-    let _ = writeln!(out, "Input: {}", m.input);
-    let _ = writeln!(out, "Source: {}", m.source);
-    if let Some(c) = &m.checklist {
-        let _ = writeln!(out, "Checklist: {c}");
-    }
-    let _ = writeln!(out, "Docs: {}\n", id.url());
-    out.push_str(&m.body);
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
-    Ok(out)
-}
-
-fn rules_table() -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:<6}  {:<8}  {:<40}  MESSAGE",
-        "ID", "SEVERITY", "NAME"
-    );
-    for id in RuleId::ALL {
-        let m = id.meta();
-        let msg = m.message.lines().next().unwrap_or("");
-        let _ = writeln!(
-            out,
-            "{:<6}  {:<8}  {:<40}  {}",
-            id,
-            m.severity.as_str(),
-            m.name,
-            msg
-        );
-    }
-    out
 }

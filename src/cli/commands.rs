@@ -1,0 +1,137 @@
+//! The commands that are not `check`: baseline write, the suppression
+//! listing, and the rule catalogue (`rule`, `rules`).
+use super::{CheckArgs, CliError, FileWrite, Global, Output, overrides};
+use crate::catalog::{self, RuleId};
+use crate::engine;
+use crate::output::Format;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+pub(super) fn baseline_write(
+    g: &Global,
+    file: Option<PathBuf>,
+    paths: &[PathBuf],
+    cwd: &Path,
+) -> Result<Output, CliError> {
+    let args = CheckArgs {
+        paths: paths.to_vec(),
+        ..CheckArgs::default()
+    };
+    let mut ov = overrides(g, &args, cwd);
+    ov.baseline = None;
+    let mut outcome = engine::run(paths, cwd, &ov)?;
+    let target = file
+        .map(|f| if f.is_absolute() { f } else { cwd.join(f) })
+        .or_else(|| outcome.settings.baseline.clone())
+        .unwrap_or_else(|| cwd.join(".platcheck-baseline.json"));
+    // A stale-baseline notice about the old file is not debt to record.
+    outcome.findings.retain(|f| f.rule != RuleId::PC011);
+    let b = crate::baseline::build(
+        &outcome.findings,
+        &outcome.workspace,
+        &outcome.settings.root,
+    );
+    let msg = format!(
+        "wrote {} baseline entries to {}\n",
+        b.entries.len(),
+        target.display()
+    );
+    Ok(Output::Text(
+        msg,
+        vec![FileWrite {
+            path: target,
+            text: crate::baseline::to_json(&b),
+            append: false,
+        }],
+    ))
+}
+
+pub(super) fn suppressions(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
+    let outcome = engine::run(&args.paths, cwd, &overrides(g, args, cwd))?;
+    let rows = crate::suppress::listing(&outcome.suppressions, &outcome.workspace);
+    let text = match g.format {
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(&rows).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        _ => {
+            let mut s = String::new();
+            for r in &rows {
+                let until = r
+                    .until
+                    .as_ref()
+                    .map_or(String::new(), |u| format!(" (until {u})"));
+                let _ = writeln!(
+                    s,
+                    "{}:{}: {} [{}] {}{}",
+                    r.file,
+                    r.line,
+                    r.rules.join(", "),
+                    r.status,
+                    r.reason,
+                    until
+                );
+            }
+            let _ = writeln!(
+                s,
+                "{} suppression{}",
+                rows.len(),
+                if rows.len() == 1 { "" } else { "s" }
+            );
+            s
+        }
+    };
+    Ok(Output::Text(text, Vec::new()))
+}
+
+pub(super) fn rule_doc(key: &str) -> Result<String, CliError> {
+    let id = catalog::lookup(key).ok_or_else(|| {
+        let names: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
+        let hint = crate::contracts::schema::suggest(&key.to_ascii_uppercase(), &names)
+            .map(|s| format!("; did you mean {s}?"))
+            .unwrap_or_else(|| "; `platcheck rules` lists them".into());
+        CliError(format!("unknown rule `{key}`{hint}"))
+    })?;
+    let m = id.meta();
+    let mut out = String::new();
+    let _ = writeln!(out, "# {} {} ({})\n", id, m.name, m.severity.as_str());
+    let _ = writeln!(out, "Message: {}", m.message);
+    for (variant, msg) in &m.messages {
+        let _ = writeln!(out, "Message ({variant}): {msg}");
+    }
+    let _ = writeln!(out, "Help: {}", m.help);
+    let _ = writeln!(out, "Input: {}", m.input);
+    let _ = writeln!(out, "Source: {}", m.source);
+    if let Some(c) = &m.checklist {
+        let _ = writeln!(out, "Checklist: {c}");
+    }
+    let _ = writeln!(out, "Docs: {}\n", id.url());
+    out.push_str(&m.body);
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+pub(super) fn rules_table() -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<6}  {:<8}  {:<40}  MESSAGE",
+        "ID", "SEVERITY", "NAME"
+    );
+    for id in RuleId::ALL {
+        let m = id.meta();
+        let msg = m.message.lines().next().unwrap_or("");
+        let _ = writeln!(
+            out,
+            "{:<6}  {:<8}  {:<40}  {}",
+            id,
+            m.severity.as_str(),
+            m.name,
+            msg
+        );
+    }
+    out
+}

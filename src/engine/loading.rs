@@ -1,0 +1,124 @@
+//! Reading and parsing one input file, isolated: a panic while loading a
+//! file becomes a PC000 finding for that file instead of ending the run.
+use crate::catalog::RuleId;
+use crate::contracts::load;
+use crate::discover::{self, Candidate, FileClass};
+use crate::emit::{Report, Sink};
+use crate::settings::Settings;
+use crate::source::{SourceFile, Span};
+
+/// One file after reading and parsing, before it gets its index in the
+/// workspace (its reports and contracts use index 0 until then).
+pub(super) struct Loaded {
+    pub source: Option<SourceFile>,
+    pub class: FileClass,
+    pub contracts: Vec<crate::contracts::Contract>,
+    pub reports: Vec<Report>,
+    /// Whether the file counts as checked (YAML that is not a contract does not).
+    pub checked: bool,
+}
+
+impl Loaded {
+    /// A file that is not ours to check (YAML without a platcheck apiVersion).
+    fn skipped(class: FileClass) -> Loaded {
+        Loaded {
+            source: None,
+            class,
+            contracts: Vec::new(),
+            reports: Vec::new(),
+            checked: false,
+        }
+    }
+
+    fn failed(cand: &Candidate, rule: RuleId, detail: String) -> Loaded {
+        Loaded {
+            source: Some(SourceFile::new(&cand.display, &cand.path, "")),
+            class: cand.class,
+            contracts: Vec::new(),
+            reports: vec![Report::new(rule, 0, Span::empty(0)).var("detail", detail)],
+            checked: true,
+        }
+    }
+}
+
+/// Runs `f` so that a panic becomes a PC000 finding for this file.
+pub(super) fn isolated(cand: &Candidate, f: impl FnOnce() -> Loaded) -> Loaded {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|payload| {
+        Loaded::failed(
+            cand,
+            RuleId::PC000,
+            format!("while loading the file: {}", panic_text(&payload)),
+        )
+    })
+}
+
+pub(super) fn panic_text(payload: &Box<dyn std::any::Any + Send>) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Fault injection for the isolation tests: a file whose path ends with the
+/// value of `PLATCHECK_INJECT_PANIC` panics while loading.
+fn inject_panic(cand: &Candidate) {
+    if let Some(v) = std::env::var_os("PLATCHECK_INJECT_PANIC")
+        && !v.is_empty()
+        && cand.display.ends_with(&*v.to_string_lossy())
+    {
+        panic!("injected by PLATCHECK_INJECT_PANIC for {}", cand.display);
+    }
+}
+
+/// Reads, decodes and parses one candidate.
+pub(super) fn load_candidate(cand: &Candidate, settings: &Settings) -> Loaded {
+    inject_panic(cand);
+    let fail = |detail: String| Loaded::failed(cand, RuleId::PC001, detail);
+    let bytes = match discover::read_input(&cand.path, settings.max_file_size) {
+        Ok(b) => b,
+        Err(detail) => return fail(detail),
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            if cand.class == FileClass::Yaml
+                && !load::looks_like_contract(&String::from_utf8_lossy(e.as_bytes()))
+            {
+                return Loaded::skipped(cand.class);
+            }
+            let at = e.utf8_error().valid_up_to();
+            return fail(format!(
+                "not valid UTF-8 (first invalid byte at offset {at})"
+            ));
+        }
+    };
+    load_text(cand, &text)
+}
+
+/// Parses one decoded file.
+pub(super) fn load_text(cand: &Candidate, text: &str) -> Loaded {
+    let src = SourceFile::new(&cand.display, &cand.path, text);
+    match cand.class {
+        FileClass::Yaml => {
+            let mut local = Sink::default();
+            match load::load_file(0, &src, &mut local) {
+                Some(contracts) => Loaded {
+                    source: Some(src),
+                    class: cand.class,
+                    contracts,
+                    reports: local.reports,
+                    checked: true,
+                },
+                None => Loaded::skipped(cand.class),
+            }
+        }
+        FileClass::Sql | FileClass::Markdown => Loaded {
+            source: Some(src),
+            class: cand.class,
+            contracts: Vec::new(),
+            reports: Vec::new(),
+            checked: true,
+        },
+    }
+}
