@@ -331,12 +331,17 @@ impl Drop for PgVerifier {
     }
 }
 
-/// CONCURRENTLY forms, VACUUM and anything the lock table marks as not
-/// runnable inside a transaction block.
+/// Statements the lock table marks as not runnable inside a transaction
+/// block (CONCURRENTLY index forms, DETACH … CONCURRENTLY, VACUUM). The
+/// word CONCURRENTLY decides only when the classifier knows nothing about
+/// the statement: REFRESH MATERIALIZED VIEW CONCURRENTLY does run in a
+/// transaction, and reading its locks there is exact, while watching it
+/// from a second session can miss them on a loaded machine.
 pub fn needs_own_session(st: &Stmt, text: &str) -> bool {
     st.effects.iter().any(|e| !locks::pg(e.key).in_tx)
         || matches!(st.op, Some(Op::Vacuum { .. }))
-        || text
-            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-            .any(|w| w.eq_ignore_ascii_case("concurrently"))
+        || (st.effects.is_empty()
+            && text
+                .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .any(|w| w.eq_ignore_ascii_case("concurrently")))
 }
