@@ -309,12 +309,16 @@ fn report_command_writes_a_file_with_links_relative_to_it() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let md = std::fs::read_to_string(&file).unwrap();
-    // From <tmp>/sub/ back up to the root and down into the repository.
-    let up = "../".repeat(file.parent().unwrap().components().count() - 1);
-    let expected = format!(
-        "]({up}{}/examples/violations/contracts/",
-        common::root().display().to_string().trim_start_matches('/')
-    );
+    // From <tmp>/sub/ up to the directory it shares with the repository,
+    // then down into the repository (both may live under /tmp).
+    let from: Vec<_> = file.parent().unwrap().components().collect();
+    let to: Vec<_> = common::root().join("examples/violations/contracts").components().collect();
+    let shared = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let down: Vec<String> = to[shared..]
+        .iter()
+        .map(|c| c.as_os_str().to_string_lossy().to_string())
+        .collect();
+    let expected = format!("]({}{}/", "../".repeat(from.len() - shared), down.join("/"));
     assert!(md.contains(&expected), "no link like {expected}");
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_platcheck"))
         .args(["report", "examples/violations", "--format", "sarif"])
