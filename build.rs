@@ -4,7 +4,12 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    // Read at run time: a build script binary compiled for one checkout must
+    // not look at another checkout's rules.
+    let manifest_dir = std::path::PathBuf::from(
+        std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
+    let root = manifest_dir.join("rules");
     println!("cargo:rerun-if-changed={}", root.display());
     let mut rules = Vec::new();
     let mut families: Vec<_> = std::fs::read_dir(&root)
@@ -25,9 +30,7 @@ fn main() {
                 .unwrap_or_else(|| panic!("{}: front matter has no `id:`", path.display()));
             let stem = path.file_stem().unwrap().to_string_lossy().to_string();
             assert_eq!(id, stem, "{}: id must equal the file stem", path.display());
-            let rel = path
-                .strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR")))
-                .unwrap();
+            let rel = path.strip_prefix(&manifest_dir).unwrap();
             rules.push((id, rel.to_string_lossy().replace('\\', "/")));
         }
     }

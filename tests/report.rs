@@ -312,7 +312,8 @@ fn report_command_writes_a_file_with_links_relative_to_it() {
     // From <tmp>/sub/ up to the directory it shares with the repository,
     // then down into the repository (both may live under /tmp).
     let from: Vec<_> = file.parent().unwrap().components().collect();
-    let to: Vec<_> = common::root().join("examples/violations/contracts").components().collect();
+    let target = common::root().join("examples/violations/contracts");
+    let to: Vec<_> = target.components().collect();
     let shared = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
     let down: Vec<String> = to[shared..]
         .iter()
