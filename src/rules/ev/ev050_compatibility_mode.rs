@@ -3,6 +3,7 @@
 use super::common::text;
 use crate::catalog::RuleId;
 use crate::emit::Sink;
+use crate::finding::Severity;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
@@ -17,8 +18,10 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                     && !matches!(mode, "full" | "full-transitive") =>
             {
                 sink.push(
+                    // The catalogue: missing mode E, a weaker mode for many teams W.
                     c.report(RuleId::EV050, pointer)
                         .variant("not_full")
+                        .severity(Severity::Warning)
                         .var("boundary", &c.name)
                         .var("mode", mode),
                 );
