@@ -6,10 +6,18 @@
 set -uo pipefail
 if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
     echo "PostgreSQL is not answering on 5432: starting the service"
-    service postgresql start || true
+    # This machine kind starts it with pg_ctlcluster (no systemd); `service`
+    # covers ordinary Debian hosts.
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start 2>/dev/null \
+        || service postgresql start || true
 fi
 if ! mariadb-admin --protocol=tcp -h 127.0.0.1 -P 3306 -uroot ping >/dev/null 2>&1; then
     echo "MariaDB is not answering on 3306: starting the service"
-    service mariadb start || true
+    start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd 2>/dev/null \
+        || service mariadb start || true
+    for _ in $(seq 1 30); do
+        mariadb-admin --protocol=tcp -h 127.0.0.1 -P 3306 -uroot ping >/dev/null 2>&1 && break
+        sleep 1
+    done
 fi
 exit 0
