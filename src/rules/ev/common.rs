@@ -144,6 +144,20 @@ impl<'a> Effect<'a> {
 }
 
 /// Every consumer group of a boundary.
+/// The services (sorted, distinct) of consumers other than the producer:
+/// who crosses a service boundary to read this boundary's events.
+pub fn other_consumer_services(c: &Contract) -> Vec<&str> {
+    let producer = text(c, "/spec/producer/service");
+    let mut others: Vec<&str> = consumers(c)
+        .iter()
+        .filter_map(|k| k.text("/service"))
+        .filter(|s| Some(*s) != producer)
+        .collect();
+    others.sort_unstable();
+    others.dedup();
+    others
+}
+
 pub fn consumers(c: &Contract) -> Vec<Consumer<'_>> {
     let items = c.get("/spec/consumers").map_or(&[][..], Node::as_seq);
     items

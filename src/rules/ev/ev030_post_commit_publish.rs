@@ -1,7 +1,7 @@
 //! EV030: publishing after commit (or straight to the broker) without an
 //! outbox loses the event on a crash in between; only same-process,
 //! rebuildable notifications may do that.
-use super::common::{and_list, consumers, text};
+use super::common::{and_list, other_consumer_services, text};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -12,13 +12,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             continue;
         };
         let producer = text(c, "/spec/producer/service");
-        let mut others: Vec<&str> = consumers(c)
-            .iter()
-            .filter_map(|k| k.text("/service"))
-            .filter(|s| Some(*s) != producer)
-            .collect();
-        others.sort_unstable();
-        others.dedup();
+        let others = other_consumer_services(c);
         if others.is_empty() {
             continue;
         }

@@ -5,7 +5,7 @@ use crate::catalog::RuleId;
 use crate::contracts::Kind;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
-use crate::rules::ev::common::{and_list, consumers, text};
+use crate::rules::ev::common::{and_list, other_consumer_services, text};
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for c in ctx.ws.boundaries() {
@@ -17,13 +17,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             continue;
         };
         let producer = text(c, "/spec/producer/service");
-        let mut others: Vec<&str> = consumers(c)
-            .iter()
-            .filter_map(|k| k.text("/service"))
-            .filter(|s| Some(*s) != producer)
-            .collect();
-        others.sort_unstable();
-        others.dedup();
+        let others = other_consumer_services(c);
         if others.is_empty() {
             continue;
         }

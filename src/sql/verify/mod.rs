@@ -89,6 +89,24 @@ pub struct StmtReport {
     pub disagreements: Vec<String>,
 }
 
+impl StmtReport {
+    /// One statement's row: what the lock table predicts next to what the
+    /// server did (the same for every dialect).
+    pub fn new(script: &Script, st: &Stmt, observed: Observed) -> StmtReport {
+        let text = &script.text[st.span.start..st.span.end];
+        let predicted = predict(st);
+        StmtReport {
+            file: script.name.clone(),
+            line: line_of(&script.text, st.span.start),
+            index: st.index,
+            statement: head(text),
+            disagreements: compare::compare(&predicted, &observed),
+            predicted,
+            observed,
+        }
+    }
+}
+
 /// A whole run; also the format of a recording (`--save`, `observed.json`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Run {

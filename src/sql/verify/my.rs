@@ -5,7 +5,7 @@
 //! refused before anything changes. The first accepted one is the
 //! observation; a change of the copy's InnoDB table id tells a rebuild.
 use super::scratch::{self, Guard, Scratch};
-use super::{Observed, Run, Script, StmtReport, VerifyError, compare};
+use super::{Observed, Run, Script, StmtReport, VerifyError};
 use crate::sql::analysis::Stmt;
 use crate::sql::ops::{Alter, Op};
 use crate::sql::{Dialect, Version};
@@ -116,16 +116,7 @@ impl MyVerifier {
             for st in &fa.stmts {
                 let text = &script.text[st.span.start..st.span.end];
                 let observed = self.run_stmt(st, text);
-                let predicted = super::predict(st);
-                out.push(StmtReport {
-                    file: script.name.clone(),
-                    line: super::line_of(&script.text, st.span.start),
-                    index: st.index,
-                    statement: super::head(text),
-                    disagreements: compare::compare(&predicted, &observed),
-                    predicted,
-                    observed,
-                });
+                out.push(StmtReport::new(script, st, observed));
             }
         }
         Ok(Run {

@@ -3,7 +3,7 @@
 //! lock the statement took is still held and every new relfilenode is
 //! visible. Statements that cannot run in a transaction go to `pg_watch`.
 use super::scratch::{self, Guard, Scratch};
-use super::{Observed, Run, Script, StmtReport, VerifyError, compare, pg_watch};
+use super::{Observed, Run, Script, StmtReport, VerifyError, pg_watch};
 use crate::sql::analysis::Stmt;
 use crate::sql::locks::{self, PgMode};
 use crate::sql::ops::Op;
@@ -221,16 +221,7 @@ impl PgVerifier {
             for st in &fa.stmts {
                 let text = &script.text[st.span.start..st.span.end];
                 let observed = self.run_stmt(st, text)?;
-                let predicted = super::predict(st);
-                out.push(StmtReport {
-                    file: script.name.clone(),
-                    line: super::line_of(&script.text, st.span.start),
-                    index: st.index,
-                    statement: super::head(text),
-                    disagreements: compare::compare(&predicted, &observed),
-                    predicted,
-                    observed,
-                });
+                out.push(StmtReport::new(script, st, observed));
             }
         }
         Ok(Run {
