@@ -96,6 +96,21 @@ pub struct Constraint {
     pub is_not_null_of: Option<String>,
 }
 
+impl Constraint {
+    /// A constraint of `kind` with nothing else known yet.
+    pub fn new(name: Option<String>, kind: ConstraintKind) -> Constraint {
+        Constraint {
+            name,
+            kind,
+            columns: Vec::new(),
+            references: None,
+            not_valid: false,
+            using_index: false,
+            is_not_null_of: None,
+        }
+    }
+}
+
 /// One action of an `ALTER TABLE`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Alter {

@@ -296,15 +296,7 @@ pub fn constraint(c: &mut Cur) -> Option<Constraint> {
     } else {
         return None;
     };
-    let mut con = Constraint {
-        name,
-        kind,
-        columns: Vec::new(),
-        references: None,
-        not_valid: false,
-        using_index: false,
-        is_not_null_of: None,
-    };
+    let mut con = Constraint::new(name, kind);
     // MySQL names indexes after the kind: `UNIQUE KEY uk (a)`.
     if !c.is_punct(0, "(")
         && !c.is(0, "using")

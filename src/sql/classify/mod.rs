@@ -381,15 +381,7 @@ fn create(mut c: Cur, my: bool) -> Option<Op> {
             c.eat(&["only"]);
             let table = c.name()?;
             if my {
-                let mut actions = vec![Alter::AddConstraint(Constraint {
-                    name,
-                    kind,
-                    columns: Vec::new(),
-                    references: None,
-                    not_valid: false,
-                    using_index: false,
-                    is_not_null_of: None,
-                })];
+                let mut actions = vec![Alter::AddConstraint(Constraint::new(name, kind))];
                 c.group();
                 while !c.done() {
                     if let Some(w) = c.word_at(0).filter(|w| w == "algorithm" || w == "lock") {
