@@ -24,6 +24,27 @@ pub fn check(paths: &[&Path]) -> Outcome {
     engine::run(&paths, &root(), &overrides).expect("run succeeds")
 }
 
+/// Runs snapshot assertions with the crate version replaced by `[VERSION]`
+/// (in the JSON `version`, the human header, the versioned doc URLs), so a
+/// release bump churns no snapshot.
+pub fn versionless<R>(assertions: impl FnOnce() -> R) -> R {
+    let mut settings = insta::Settings::clone_current();
+    // Not inside a longer version (10.1.0, 0.1.0.5): the prefix and `\b`
+    // keep a fixture's own version numbers as they are.
+    let version = regex_escape(env!("CARGO_PKG_VERSION"));
+    settings.add_filter(&format!(r"(?m)(^|[^0-9.]){version}\b"), "${1}[VERSION]");
+    settings.bind(assertions)
+}
+
+fn regex_escape(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escape = !c.is_ascii_alphanumeric();
+            escape.then_some('\\').into_iter().chain(std::iter::once(c))
+        })
+        .collect()
+}
+
 pub fn human(outcome: &Outcome) -> String {
     human::render(
         outcome,
