@@ -9,6 +9,8 @@ fn main() {
     let manifest_dir = std::path::PathBuf::from(
         std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
     );
+    let docs_url = docs_url(&manifest_dir.join("Cargo.toml"));
+    println!("cargo:rustc-env=PLATCHECK_DOCS_URL={docs_url}");
     let root = manifest_dir.join("rules");
     println!("cargo:rerun-if-changed={}", root.display());
     let mut rules = Vec::new();
@@ -77,4 +79,48 @@ fn front_matter_id(text: &str) -> Option<String> {
         .lines()
         .find_map(|l| l.strip_prefix("id:"))
         .map(|v| v.trim().trim_matches('"').to_string())
+}
+
+/// The base under which every release's files are published, as
+/// `<base>/v<version>/<path in the repository>`: `PLATCHECK_DOCS_URL` when the
+/// builder sets it (a fork, a mirror), else `docs_url` in Cargo.toml's
+/// `[package.metadata.platcheck]`. Read by hand: a TOML parser as a build
+/// dependency would cost every build for one key.
+fn docs_url(manifest: &Path) -> String {
+    println!("cargo:rerun-if-env-changed=PLATCHECK_DOCS_URL");
+    println!("cargo:rerun-if-changed={}", manifest.display());
+    let url = match std::env::var("PLATCHECK_DOCS_URL") {
+        Ok(url) if !url.trim().is_empty() => url.trim().to_string(),
+        _ => {
+            let text = std::fs::read_to_string(manifest).expect("Cargo.toml");
+            metadata_docs_url(&text).unwrap_or_else(|| {
+                panic!(
+                    "{}: [package.metadata.platcheck] has no `docs_url = \"https://…\"`",
+                    manifest.display()
+                )
+            })
+        }
+    };
+    assert!(
+        url.starts_with("https://") || url.starts_with("http://"),
+        "docs_url must be an http(s) URL, got {url:?}"
+    );
+    url.trim_end_matches('/').to_string()
+}
+
+fn metadata_docs_url(manifest: &str) -> Option<String> {
+    let mut table = "";
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            table = line.trim_matches(|c| c == '[' || c == ']').trim();
+        } else if table == "package.metadata.platcheck" {
+            let Some((key, value)) = line.split_once('=') else {
+                continue;
+            };
+            if key.trim() == "docs_url" {
+                return Some(value.trim().trim_matches('"').to_string());
+            }
+        }
+    }
+    None
 }

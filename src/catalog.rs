@@ -32,8 +32,11 @@ impl RuleId {
     }
 }
 
-/// Base of the rule doc links in every output format.
-pub const DOCS_BASE: &str = "https://github.com/platcheck/platcheck/blob/main";
+/// Where this version's files are published: `docs_url` from Cargo.toml's
+/// `[package.metadata.platcheck]` (read by build.rs) and `/v<version>`, the
+/// release tag. Rule docs (the links in every output format) and the JSON
+/// Schemas (`init`'s `$schema`) sit under it at their repository paths.
+pub const DOCS_BASE: &str = concat!(env!("PLATCHECK_DOCS_URL"), "/v", env!("CARGO_PKG_VERSION"));
 
 /// The closed list of headings a rule doc may use, in this order.
 pub const DOC_HEADINGS: &[&str] = &[

@@ -38,6 +38,12 @@ pub fn scaffold(dir: &Path) -> Result<String, String> {
             std::fs::create_dir_all(parent)
                 .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         }
+        // The modelines name the schemas of this very version, where its
+        // release publishes them (catalog::DOCS_BASE).
+        let text = text.replace(
+            "@SCHEMAS@",
+            &format!("{}/schemas", crate::catalog::DOCS_BASE),
+        );
         std::fs::write(&target, text)
             .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
         out.push_str(&format!("created {path}\n"));

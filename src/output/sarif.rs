@@ -89,7 +89,7 @@ pub fn render(outcome: &Outcome) -> String {
                 "name": "platcheck",
                 "version": env!("CARGO_PKG_VERSION"),
                 "semanticVersion": env!("CARGO_PKG_VERSION"),
-                "informationUri": crate::catalog::DOCS_BASE,
+                "informationUri": env!("CARGO_PKG_REPOSITORY"),
                 "rules": rules
             }},
             "columnKind": "unicodeCodePoints",
