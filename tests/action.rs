@@ -2,8 +2,11 @@
 //! evaluates the `${{ … }}` expressions the way the runner would (inputs,
 //! github.action_path, step outputs), runs each step with bash and real
 //! GITHUB_OUTPUT / GITHUB_STEP_SUMMARY / GITHUB_PATH files, and checks the
-//! annotations, the outputs and the summary on examples/violations.
+//! annotations, the outputs and the summary on examples/violations. `uses:`
+//! steps (the cache of `version: source`) are checked, not run.
 mod common;
+#[path = "support/release_server.rs"]
+mod release_server;
 use platcheck::contracts::yaml::{self, Node};
 use platcheck::source::SourceFile;
 use std::collections::BTreeMap;
@@ -52,6 +55,23 @@ struct RunResult {
 }
 
 fn run_action(workspace: &Path, inputs: &[(&str, &str)]) -> RunResult {
+    run_action_with(workspace, inputs, &[])
+}
+
+/// The step-level `if:` of a `uses:` step, which this runner does not run:
+/// it must be pinned to a commit and only run for `version: source`.
+fn check_uses_step(step: &Node) {
+    let uses = step.get("uses").and_then(Node::as_str).unwrap();
+    let (_, pin) = uses.split_once('@').expect("uses: owner/repo@ref");
+    assert!(
+        pin.len() == 40 && pin.chars().all(|c| c.is_ascii_hexdigit()),
+        "{uses}: pin actions to a commit"
+    );
+    let condition = step.get("if").and_then(Node::as_str).unwrap_or_default();
+    assert_eq!(condition, "steps.plan.outputs.mode == 'source'", "{uses}");
+}
+
+fn run_action_with(workspace: &Path, inputs: &[(&str, &str)], env: &[(&str, &str)]) -> RunResult {
     let a = action();
     let mut values: BTreeMap<String, String> = BTreeMap::new();
     for (k, v) in a.get("inputs").unwrap().entries() {
@@ -83,6 +103,10 @@ fn run_action(workspace: &Path, inputs: &[(&str, &str)]) -> RunResult {
     let mut failed = false;
     let mut extra_path: Vec<String> = Vec::new();
     for step in a.pointer("/runs/steps").unwrap().as_seq() {
+        if step.get("uses").is_some() {
+            check_uses_step(step);
+            continue;
+        }
         let id = step.get("id").and_then(Node::as_str).unwrap().to_string();
         let run = step.get("run").and_then(Node::as_str).unwrap();
         assert!(
@@ -97,6 +121,11 @@ fn run_action(workspace: &Path, inputs: &[(&str, &str)]) -> RunResult {
             }
             match expr {
                 "github.action_path" => Some(common::root().display().to_string()),
+                // A local action (`uses: ./`) has neither; the token is the
+                // job's and never reaches anything here.
+                "github.action_ref" | "github.action_repository" | "github.token" => {
+                    Some(String::new())
+                }
                 _ => None,
             }
         };
@@ -120,6 +149,9 @@ fn run_action(workspace: &Path, inputs: &[(&str, &str)]) -> RunResult {
             .env("GITHUB_ACTIONS", "true");
         for (k, v) in step.get("env").map(Node::entries).unwrap_or_default() {
             cmd.env(&k.name, eval(&v.scalar_text().unwrap(), &lookup));
+        }
+        for (k, v) in env {
+            cmd.env(k, v);
         }
         let o = cmd.output().unwrap();
         stdout.push_str(&String::from_utf8_lossy(&o.stdout));
@@ -278,4 +310,68 @@ fn action_rejects_an_unknown_version() {
         "{}",
         r.stdout
     );
+}
+
+#[test]
+fn action_installs_the_release_of_its_own_version_by_default() {
+    let (_dir, release) = release_server::pack("x86_64-unknown-linux-musl");
+    let server = release_server::Server::start(release_server::release_files(&release));
+    let url = server.releases_url();
+    let r = run_action_with(
+        &common::root(),
+        &[("paths", "examples/violations")],
+        &[
+            ("PLATCHECK_RELEASES", url.as_str()),
+            ("PLATCHECK_GH", "/nonexistent/gh"),
+            ("RUNNER_OS", "Linux"),
+            ("RUNNER_ARCH", "X64"),
+        ],
+    );
+    assert!(
+        r.stdout.contains(&format!(
+            "installed platcheck {} in ",
+            release_server::VERSION
+        )),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(server.requests().len(), 2, "SHA256SUMS and the archive");
+    assert!(r.failed, "violations fail the step");
+    assert!(r.stdout.contains("::error file=examples/violations/"));
+    assert_ne!(r.outputs["findings"], "0");
+}
+
+/// Paths come from pull requests: a changed file named like an option is a
+/// file, and a `*` is a character, not a glob.
+#[test]
+fn action_paths_can_never_become_flags_or_globs() {
+    let ws = tempfile::tempdir().unwrap();
+    let trap = "--output=gcc=platcheck.yaml";
+    std::fs::copy(
+        common::root().join("tests/fixtures/pc/PC004/bad.yaml"),
+        ws.path().join(trap),
+    )
+    .unwrap();
+    std::fs::write(ws.path().join("other.yaml"), "not: [a contract\n").unwrap();
+    let r = run_action(ws.path(), &[("version", "preinstalled"), ("paths", trap)]);
+    assert!(r.failed);
+    assert!(
+        r.stdout.contains(&format!("::error file={trap},line=3,")),
+        "the file is checked: {}",
+        r.stdout
+    );
+    assert!(
+        !ws.path().join("platcheck.yaml").exists(),
+        "no gcc output was written"
+    );
+    let r = run_action(
+        ws.path(),
+        &[("version", "preinstalled"), ("paths", "*.yaml")],
+    );
+    assert!(
+        r.stdout.contains("::error file=*.yaml,") && r.stdout.contains("PC001"),
+        "the literal path reaches platcheck: {}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("file=other.yaml"), "{}", r.stdout);
 }

@@ -2,22 +2,32 @@
 # Runs platcheck for the composite action: annotations on stdout, SARIF to a
 # file, the Markdown step summary, and the `findings` / `sarif-file` outputs.
 # Inputs arrive only through the environment (see action.yml).
+#
+# The path inputs may come from a pull request (changed files): they are split
+# into an array with globbing off and passed after `--`, and every option's
+# value is bound with `=`, so no input can become a flag or a file glob
+# (a file named `--output=gcc=platcheck.yaml` is checked, never obeyed).
 set -euo pipefail
+set -f
 
-args=(check --format github --fail-on "${PLATCHECK_FAIL_ON:-error}")
 sarif="${PLATCHECK_SARIF:-platcheck.sarif}"
 json="$(mktemp)"
-args+=(--output "sarif=$sarif" --output "json=$json")
-[ -n "${PLATCHECK_CONFIG:-}" ] && args+=(--config "$PLATCHECK_CONFIG")
-[ -n "${PLATCHECK_BASE:-}" ] && args+=(--changed-since "$PLATCHECK_BASE")
-# Word splitting of the free-form inputs is intended: they are lists.
-# shellcheck disable=SC2206
-extra=(${PLATCHECK_ARGS:-})
-# shellcheck disable=SC2206
-paths=(${PLATCHECK_PATHS:-})
+trap 'rm -f -- "$json"' EXIT
+
+args=(check --format=github "--fail-on=${PLATCHECK_FAIL_ON:-error}")
+args+=("--output=sarif=$sarif" "--output=json=$json")
+[ -n "${PLATCHECK_CONFIG:-}" ] && args+=("--config=$PLATCHECK_CONFIG")
+[ -n "${PLATCHECK_BASE:-}" ] && args+=("--changed-since=$PLATCHECK_BASE")
+# Whitespace- or newline-separated lists. `args` is the workflow author's own
+# list of options, never a pull request's.
+extra=()
+paths=()
+IFS=$' \t\n' read -r -d '' -a extra <<< "${PLATCHECK_ARGS:-}" || true
+IFS=$' \t\n' read -r -d '' -a paths <<< "${PLATCHECK_PATHS:-}" || true
 
 set +e
-platcheck "${args[@]}" "${extra[@]}" "${paths[@]}"
+# ${a[@]+"${a[@]}"}: an empty array under `set -u` in the bash 3.2 of macOS.
+platcheck "${args[@]}" ${extra[@]+"${extra[@]}"} -- ${paths[@]+"${paths[@]}"}
 status=$?
 set -e
 
@@ -25,12 +35,12 @@ set -e
 # own summary; it never changes the step's result.
 case "${PLATCHECK_REPORT:-false}" in
   true)
-    report=(report --compact --format markdown)
-    [ -n "${PLATCHECK_CONFIG:-}" ] && report+=(--config "$PLATCHECK_CONFIG")
+    report=(report --compact --format=markdown)
+    [ -n "${PLATCHECK_CONFIG:-}" ] && report+=("--config=$PLATCHECK_CONFIG")
     if [ -n "${GITHUB_SERVER_URL:-}" ] && [ -n "${GITHUB_REPOSITORY:-}" ] && [ -n "${GITHUB_SHA:-}" ]; then
-      report+=(--links "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/blob/$GITHUB_SHA/")
+      report+=("--links=$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/blob/$GITHUB_SHA/")
     fi
-    if ! platcheck "${report[@]}" "${paths[@]}" >> "${GITHUB_STEP_SUMMARY:-/dev/null}"; then
+    if ! platcheck "${report[@]}" -- ${paths[@]+"${paths[@]}"} >> "${GITHUB_STEP_SUMMARY:-/dev/null}"; then
       echo "::warning title=platcheck::the launch-checklist report could not be written"
     fi
     ;;
@@ -46,6 +56,5 @@ fi
 {
   echo "findings=$findings"
   echo "sarif-file=$sarif"
-} >> "$GITHUB_OUTPUT"
-rm -f "$json"
+} >> "${GITHUB_OUTPUT:?GITHUB_OUTPUT is not set}"
 exit "$status"
