@@ -43,11 +43,10 @@ fn rule_doc_links_name_the_rule_files_of_this_version() {
             "{url}: the published file is the embedded doc"
         );
     }
-    assert!(
-        RuleId::MG001
-            .url()
-            .ends_with(&format!("/v{}/rules/mg/MG001.md", env!("CARGO_PKG_VERSION")))
-    );
+    assert!(RuleId::MG001.url().ends_with(&format!(
+        "/v{}/rules/mg/MG001.md",
+        env!("CARGO_PKG_VERSION")
+    )));
 }
 
 #[test]

@@ -28,8 +28,9 @@ PINS = [
     ("README.md", r"/platcheck/platcheck/v" + SEMVER + r"/", 2),
     ("README.md", r"rev: v" + SEMVER, 1),
     ("README.md", r"platcheck/platcheck@v" + SEMVER, 1),
+    ("README.md", r"with a `# v" + SEMVER, 1),
     ("README.md", r"platcheck==" + SEMVER, 1),
-    ("docs/github-action.md", r"@[0-9a-f]{40} # v" + SEMVER, 1),
+    ("docs/github-action.md", r"platcheck/platcheck@[0-9a-f]{40} # v" + SEMVER, 1),
     ("docs/github-action.md", r"rev: v" + SEMVER, 1),
     ("schemas/README.md", r"/platcheck/platcheck/v" + SEMVER + r"/", 1),
 ]
