@@ -16,6 +16,7 @@ pub mod finding;
 pub mod init;
 pub mod mirror;
 pub mod output;
+pub mod read;
 pub mod registry;
 pub mod report;
 pub mod rules;

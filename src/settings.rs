@@ -132,11 +132,11 @@ impl Settings {
         };
         let mut s = Settings::defaults(cwd.to_path_buf());
         if let Some(path) = path {
-            let bytes = crate::discover::read_input(&path, DEFAULT_MAX_FILE_SIZE)
+            let bytes = crate::read::read_input(&path, DEFAULT_MAX_FILE_SIZE)
                 .map_err(|e| SettingsError(format!("cannot read {}: {e}", path.display())))?;
             let text = String::from_utf8(bytes)
                 .map_err(|e| SettingsError(format!("{} is not UTF-8: {e}", path.display())))?;
-            let display = crate::discover::display_path(&path, cwd);
+            let display = crate::source::display_path(&path, cwd);
             let src = SourceFile::new(display, &path, &text);
             s.root = path.parent().map_or(cwd.to_path_buf(), Path::to_path_buf);
             s.apply_file(&src);

@@ -5,7 +5,7 @@
 //! `until` date or matching nothing is itself a finding (PC010).
 use crate::catalog::RuleId;
 use crate::contracts::units;
-use crate::discover::FileClass;
+use crate::source::FileClass;
 use crate::emit::Report;
 use crate::source::{SourceFile, Span};
 use jiff::civil::Date;

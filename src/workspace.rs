@@ -1,7 +1,7 @@
 //! Everything the rules see: every input file, and the contracts by kind and
 //! name, so cross-file rules can follow references.
 use crate::contracts::{Contract, Kind};
-use crate::discover::FileClass;
+use crate::source::FileClass;
 use crate::source::SourceFile;
 
 #[derive(Debug, Default)]

@@ -86,7 +86,7 @@ pub fn prepare(
         if ws.file_at(&t.abs).is_some() || !t.abs.exists() {
             continue;
         }
-        let display = crate::discover::display_path(&t.abs, cwd);
+        let display = crate::source::display_path(&t.abs, cwd);
         match read(&t.abs, settings.max_file_size) {
             Ok(text) => {
                 ws.add_file(SourceFile::new(display, &t.abs, &text), None);
@@ -101,7 +101,7 @@ pub fn prepare(
 }
 
 fn read(path: &Path, max: u64) -> Result<String, String> {
-    let bytes = crate::discover::read_input(path, max)?;
+    let bytes = crate::read::read_input(path, max)?;
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "not valid UTF-8 (first invalid byte at offset {})",

@@ -191,7 +191,7 @@ fn analyze(
     let (mut findings, mut suppressed, suppressions) = finish(&ws, &settings, sink.reports);
     if let Some(path) = settings.baseline.clone() {
         let (baseline, text) = crate::baseline::read(&path).map_err(RunError::Usage)?;
-        let display = discover::display_path(&path, cwd);
+        let display = crate::source::display_path(&path, cwd);
         let (hidden, stale) = crate::baseline::apply(
             &mut findings,
             &mut ws,

@@ -64,7 +64,7 @@ pub fn run(files: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<GateR
         .filter(|c| c.class == FileClass::Markdown)
     {
         let text =
-            match discover::read_input(&cand.path, settings.max_file_size).map(String::from_utf8) {
+            match crate::read::read_input(&cand.path, settings.max_file_size).map(String::from_utf8) {
                 Ok(Ok(t)) => t,
                 Ok(Err(_)) => {
                     run.errors

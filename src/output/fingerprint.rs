@@ -3,7 +3,7 @@
 //! about — rule, file, contract and JSON pointer, or for findings without a
 //! pointer (SQL statements, Markdown hits) the normalised text at the span —
 //! never on line numbers, so an edit above a finding does not change it.
-use crate::discover::normalize;
+use crate::source::normalize;
 use crate::engine::Outcome;
 use crate::finding::Finding;
 use crate::source::SourceFile;

@@ -10,7 +10,7 @@ pub mod html;
 pub mod markdown;
 pub mod model;
 
-use crate::discover::normalize;
+use crate::source::normalize;
 use crate::engine::Outcome;
 use std::path::Path;
 

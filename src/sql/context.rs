@@ -5,7 +5,7 @@ use super::{Dialect, Version};
 use crate::contracts::Contract;
 use crate::contracts::units;
 use crate::contracts::yaml::Node;
-use crate::discover::normalize;
+use crate::source::normalize;
 use crate::settings::Settings;
 use crate::workspace::Workspace;
 use std::collections::HashMap;
