@@ -13,8 +13,10 @@ pub mod discover;
 pub mod emit;
 pub mod engine;
 pub mod finding;
+pub mod fingerprint;
 pub mod init;
 pub mod mirror;
+pub mod outcome;
 pub mod output;
 pub mod read;
 pub mod registry;
@@ -27,5 +29,6 @@ pub mod suppress;
 pub mod workspace;
 
 pub use catalog::RuleId;
-pub use engine::{Outcome, run};
+pub use engine::run;
 pub use finding::{Finding, Severity};
+pub use outcome::Outcome;

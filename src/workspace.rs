@@ -40,6 +40,10 @@ impl Workspace {
         self.classes.push(class);
         index
     }
+    /// The files, their classes and the contracts, for the outcome.
+    pub fn into_parts(self) -> (Vec<SourceFile>, Vec<Option<FileClass>>, Vec<Contract>) {
+        (self.files, self.classes, self.contracts)
+    }
     /// The index of the first file read from `path`.
     pub fn file_at(&self, path: &std::path::Path) -> Option<usize> {
         self.by_path.get(path).copied()

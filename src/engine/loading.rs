@@ -3,9 +3,9 @@
 use crate::catalog::RuleId;
 use crate::contracts::load;
 use crate::discover::Candidate;
-use crate::source::FileClass;
 use crate::emit::{Report, Sink};
 use crate::settings::Settings;
+use crate::source::FileClass;
 use crate::source::{SourceFile, Span};
 
 /// One file after reading and parsing, before it gets its index in the

@@ -4,43 +4,19 @@ use crate::catalog::{self, RuleId};
 use crate::discover::{self, Candidate, FileClass};
 use crate::emit::{Report, Sink};
 use crate::finding::{Finding, Severity};
+// The outcome is model data; it is re-exported here, where it is made.
+pub use crate::outcome::{Outcome, Summary};
 use crate::registry::{self, Check, RuleCtx};
-use crate::settings::{Overrides, Settings, SettingsError, TodaySource};
+use crate::settings::{Overrides, Settings, SettingsError};
 use crate::source::{SourceFile, Span};
 use crate::suppress;
 use crate::workspace::Workspace;
-use jiff::civil::Date;
 use rayon::prelude::*;
 
 mod loading;
 use loading::{Loaded, isolated, load_candidate, load_text, panic_text};
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Summary {
-    pub files: usize,
-    pub errors: usize,
-    pub warnings: usize,
-    pub notices: usize,
-    pub suppressed: usize,
-}
-
-/// The result of a run: plain data for the printers and `main`.
-#[derive(Debug)]
-pub struct Outcome {
-    pub findings: Vec<Finding>,
-    pub summary: Summary,
-    pub today: Date,
-    pub today_source: TodaySource,
-    pub workspace: Workspace,
-    pub settings: Settings,
-    /// Every inline suppression met, with whether it matched.
-    pub suppressions: Vec<suppress::Suppression>,
-    /// Run-level remarks that are not findings (see `Sink::notes`).
-    pub notes: Vec<String>,
-}
 
 #[derive(Debug)]
 pub enum RunError {
@@ -232,13 +208,24 @@ fn analyze(
             Severity::Notice => summary.notices += 1,
         }
     }
+    let rules_off = RuleId::ALL
+        .iter()
+        .copied()
+        .filter(|&r| settings.severity(r).is_none())
+        .collect();
+    let (files, classes, contracts) = ws.into_parts();
     Ok(Outcome {
         findings,
         summary,
         today: settings.today,
         today_source: settings.today_source,
-        workspace: ws,
-        settings,
+        fail_on: settings.fail_on,
+        root: settings.root,
+        baseline: settings.baseline,
+        files,
+        classes,
+        contracts,
+        rules_off,
         suppressions,
         notes,
     })

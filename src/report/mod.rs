@@ -10,8 +10,8 @@ pub mod html;
 pub mod markdown;
 pub mod model;
 
+use crate::outcome::Outcome;
 use crate::source::normalize;
-use crate::engine::Outcome;
 use std::path::Path;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
