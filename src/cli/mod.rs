@@ -10,6 +10,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 mod commands;
+pub mod report;
 use commands::{baseline_write, rule_doc, rules_table, suppressions};
 
 #[derive(Parser, Debug)]
@@ -113,7 +114,7 @@ pub enum Command {
         action: BaselineAction,
     },
     /// The launch checklists of every Cluster and EventBoundary, as Markdown (default) or --format html.
-    Report(crate::report::command::ReportArgs),
+    Report(report::ReportArgs),
     /// List every inline suppression: rules, reason, expiry, and whether it matched.
     Suppressions(CheckArgs),
     /// Replay migrations on a real PostgreSQL or MariaDB/MySQL (scratch database) and compare its locks, rewrites and ALTER algorithms with the lock table's prediction: exit 1 on any disagreement (MG900), 2 when the server cannot be reached.
@@ -202,7 +203,7 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
         Some(Command::Suppressions(args)) => suppressions(&g, &args, cwd),
         Some(Command::Report(args)) => {
             let ov = overrides(&g, &args.check_args(), cwd);
-            crate::report::command::run(g.format, &args, cwd, &ov)
+            report::run(g.format, &args, cwd, &ov)
         }
         Some(Command::Verify(args)) => crate::sql::verify::command::run(g.format, &args, cwd)
             .map(Output::Gate)

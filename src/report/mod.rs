@@ -3,7 +3,6 @@
 //! not applicable, attested or missing, with evidence and findings. It works
 //! on the ordinary engine `Outcome`, so it shows exactly what `check` sees.
 pub mod checklist;
-pub mod command;
 pub mod conditions;
 pub mod evidence;
 pub mod html;
