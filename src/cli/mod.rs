@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 mod commands;
 pub mod report;
+pub mod verify;
 use commands::{baseline_write, rule_doc, rules_table, suppressions};
 
 #[derive(Parser, Debug)]
@@ -118,7 +119,7 @@ pub enum Command {
     /// List every inline suppression: rules, reason, expiry, and whether it matched.
     Suppressions(CheckArgs),
     /// Replay migrations on a real PostgreSQL or MariaDB/MySQL (scratch database) and compare its locks, rewrites and ALTER algorithms with the lock table's prediction: exit 1 on any disagreement (MG900), 2 when the server cannot be reached.
-    Verify(crate::sql::verify::command::VerifyArgs),
+    Verify(verify::VerifyArgs),
     /// Scaffold platcheck.yaml and one example contract per kind (never overwrites).
     Init {
         /// Directory to scaffold into (default: the working directory).
@@ -205,7 +206,7 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
             let ov = overrides(&g, &args.check_args(), cwd);
             report::run(g.format, &args, cwd, &ov)
         }
-        Some(Command::Verify(args)) => crate::sql::verify::command::run(g.format, &args, cwd)
+        Some(Command::Verify(args)) => verify::run(g.format, &args, cwd)
             .map(Output::Gate)
             .map_err(CliError),
         Some(Command::Init { dir }) => {
