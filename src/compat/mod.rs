@@ -19,7 +19,7 @@ pub mod proto;
 mod proto_check;
 mod proto_lex;
 
-pub use prepare::prepare;
+pub use prepare::{BaseError, prepare};
 
 use crate::source::Span;
 

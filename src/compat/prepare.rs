@@ -8,7 +8,6 @@ use crate::catalog::RuleId;
 use crate::contracts::Contract;
 use crate::contracts::yaml::Node;
 use crate::emit::{Report, Sink};
-use crate::engine::RunError;
 use crate::settings::Settings;
 use crate::source::{SourceFile, Span};
 use crate::workspace::Workspace;
@@ -58,14 +57,19 @@ pub fn target(c: &Contract, settings: &Settings) -> Option<Target> {
     })
 }
 
+/// `--base` names no revision of a repository: the run cannot compare
+/// anything and stops (the engine makes it a usage error, exit 2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseError(pub String);
+
 pub fn prepare(
     ws: &mut Workspace,
     settings: &Settings,
     cwd: &Path,
     sink: &mut Sink,
-) -> Result<(), RunError> {
+) -> Result<(), BaseError> {
     if let Some(base) = &settings.base {
-        Repo::open(&settings.root, base).map_err(RunError::Usage)?;
+        Repo::open(&settings.root, base).map_err(BaseError)?;
     }
     let targets: Vec<Target> = ws
         .boundaries()

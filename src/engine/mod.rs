@@ -124,7 +124,7 @@ fn analyze(
         }));
     }
     duplicate_names(&ws, &mut sink);
-    crate::compat::prepare(&mut ws, &settings, cwd, &mut sink)?;
+    crate::compat::prepare(&mut ws, &settings, cwd, &mut sink).map_err(|e| RunError::Usage(e.0))?;
 
     let ctx = RuleCtx {
         ws: &ws,
