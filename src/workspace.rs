@@ -16,8 +16,6 @@ pub struct Workspace {
     /// Indexes into `files` of the SQL and Markdown inputs.
     pub sql: Vec<usize>,
     pub markdown: Vec<usize>,
-    /// The migration analysis, computed once on first use by the MG rules.
-    pub sql_analysis: std::sync::OnceLock<crate::sql::analysis::Analysis>,
 }
 
 impl Workspace {

@@ -6,7 +6,7 @@ use crate::emit::{Report, Sink};
 use crate::finding::{Finding, Severity};
 // The outcome is model data; it is re-exported here, where it is made.
 pub use crate::outcome::{Outcome, Summary};
-use crate::registry::{self, Check, RuleCtx};
+use crate::registry::{Analyses, Check, RuleCtx};
 use crate::settings::{Overrides, Settings, SettingsError};
 use crate::source::{SourceFile, Span};
 use crate::suppress;
@@ -126,11 +126,14 @@ fn analyze(
     duplicate_names(&ws, &mut sink);
     crate::compat::prepare(&mut ws, &settings, cwd, &mut sink).map_err(|e| RunError::Usage(e.0))?;
 
+    // The analyses the rules share live for this run only.
+    let analyses = Analyses::default();
     let ctx = RuleCtx {
         ws: &ws,
         settings: &settings,
+        analyses: &analyses,
     };
-    let per_rule: Vec<Sink> = registry::entries()
+    let per_rule: Vec<Sink> = crate::rules::entries()
         .par_iter()
         .filter(|e| settings.severity(e.id).is_some())
         .filter_map(|e| match e.check {
