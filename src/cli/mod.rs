@@ -2,7 +2,8 @@
 //! and chooses the exit code.
 use crate::contracts::schema::SchemaKind;
 use crate::contracts::units;
-use crate::engine::{self, Outcome, RunError};
+use crate::engine::{self, RunError};
+use crate::outcome::Outcome;
 use crate::output::{self, Format, human};
 use crate::settings::{FailOn, Overrides};
 use clap::{Args, Parser, Subcommand, ValueEnum};

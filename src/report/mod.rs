@@ -1,7 +1,7 @@
 //! The launch-checklist report: per Cluster and per EventBoundary, the
 //! operations checklist of its reference document, each item met, not met,
 //! not applicable, attested or missing, with evidence and findings. It works
-//! on the ordinary engine `Outcome`, so it shows exactly what `check` sees.
+//! on the ordinary `Outcome` of a run, so it shows exactly what `check` sees.
 pub mod checklist;
 pub mod conditions;
 pub mod evidence;

@@ -1,5 +1,5 @@
 //! The report as data: every contract's checklist with a status per item,
-//! the evidence and the findings, built from one engine `Outcome`.
+//! the evidence and the findings, built from one run's `Outcome`.
 use super::checklist::{self, Checklist, Item};
 use super::conditions;
 use super::evidence::{self, Evidence};
