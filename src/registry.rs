@@ -43,7 +43,7 @@ impl<'a> RuleCtx<'a> {
 pub type CheckFn = fn(&RuleCtx, &mut Sink);
 
 pub enum Check {
-    /// Emitted by the engine itself while loading inputs (the PC family).
+    /// Emitted by the engine itself while loading inputs (most of the PC family).
     Engine,
     /// Runs over the whole workspace.
     Workspace(CheckFn),
