@@ -39,7 +39,7 @@ fn every_pin_of_the_version_agrees_with_cargo_toml() {
         &common::root(),
     );
     assert!(!o.status.success(), "the check can fail");
-    assert!(text(&o).contains(&format!(".pre-commit-hooks.yaml:")));
+    assert!(text(&o).contains(".pre-commit-hooks.yaml:"));
     let changelog = std::fs::read_to_string(common::root().join("CHANGELOG.md")).unwrap();
     assert!(
         changelog.contains(&format!("\n## [{VERSION}] - ")),
