@@ -14,6 +14,7 @@ use std::process::Command;
 const LINUX: &str = "x86_64-unknown-linux-musl";
 
 struct Run {
+    _tmp: tempfile::TempDir,
     ok: bool,
     stdout: String,
     stderr: String,
@@ -45,7 +46,8 @@ fn fake_gh(dir: &Path, status: i32) -> (PathBuf, PathBuf) {
 }
 
 fn install(server: &Server, command: &str, env: &[(&str, &str)]) -> Run {
-    let tmp = tempfile::tempdir().unwrap().keep();
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().to_path_buf();
     let github_path = tmp.join("github_path");
     let outputs = tmp.join("github_output");
     std::fs::write(&github_path, "").unwrap();
@@ -80,6 +82,7 @@ fn install(server: &Server, command: &str, env: &[(&str, &str)]) -> Run {
     }
     let o = cmd.output().expect("bash runs");
     Run {
+        _tmp: dir,
         ok: o.status.success(),
         stdout: String::from_utf8_lossy(&o.stdout).to_string(),
         stderr: String::from_utf8_lossy(&o.stderr).to_string(),
