@@ -18,8 +18,16 @@ pub fn unique() -> String {
     )
 }
 
-/// With a database name in place of the URL's.
+/// With a database name in place of the URL's (a URL, or PostgreSQL's
+/// key-value form that a throwaway server's address takes).
 pub fn with_db(url: &str, db: &str) -> String {
+    if !url.contains("://") {
+        let kept: Vec<&str> = url
+            .split_whitespace()
+            .filter(|kv| !kv.starts_with("dbname="))
+            .collect();
+        return format!("{} dbname={db}", kept.join(" "));
+    }
     match url.rsplit_once('/') {
         Some((base, _)) => format!("{base}/{db}"),
         None => url.to_string(),
