@@ -344,3 +344,76 @@ fn a_throwaway_server_of_a_killed_run_is_stopped_and_swept() {
     ephemeral::sweep();
     assert!(dir().is_none(), "the sweep left the directory");
 }
+
+fn scratch_exists(admin: &mut postgres::Client, name: &str) -> bool {
+    let n: i64 = admin
+        .query_one(
+            "SELECT count(*) FROM pg_database WHERE datname = $1",
+            &[&name],
+        )
+        .unwrap()
+        .get(0);
+    let r: i64 = admin
+        .query_one("SELECT count(*) FROM pg_roles WHERE rolname = $1", &[&name])
+        .unwrap()
+        .get(0);
+    n + r > 0
+}
+
+#[test]
+fn a_panic_drops_the_scratch_database_and_role() {
+    let Some((url, mut admin)) = pg() else { return };
+    let name = std::sync::Mutex::new(String::new());
+    let result = std::panic::catch_unwind(|| {
+        let v = PgVerifier::connect_with(&url, &Options::default()).expect("connect");
+        *name.lock().unwrap() = v.scratch_name().unwrap().to_string();
+        panic!("a bug in the middle of a replay");
+    });
+    assert!(result.is_err());
+    let name = name.into_inner().unwrap();
+    assert!(name.starts_with("platcheck_verify_"), "{name}");
+    assert!(!scratch_exists(&mut admin, &name), "{name} is left");
+}
+
+#[test]
+fn a_lost_connection_ends_the_run_and_drops_the_scratch_database() {
+    use platcheck::sql::verify::Script;
+    let Some((url, mut admin)) = pg() else { return };
+    let mut v = PgVerifier::connect_with(&url, &Options::default()).expect("connect");
+    let name = v.scratch_name().unwrap().to_string();
+    let killer = {
+        let url = url.clone();
+        let name = name.clone();
+        std::thread::spawn(move || {
+            let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_secs(60) {
+                let n: i64 = c
+                    .query_one(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = $1 AND query LIKE '%pg_sleep%' AND state = 'active'",
+                        &[&name],
+                    )
+                    .unwrap()
+                    .get(0);
+                if n > 0 {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        })
+    };
+    let err = v
+        .replay(&[Script {
+            name: "lost.sql".into(),
+            text: "SELECT pg_sleep(60);\nCREATE TABLE never (a int);\n".into(),
+        }])
+        .expect_err("the replay cannot go on without its session");
+    killer.join().unwrap();
+    assert!(
+        err.0.contains("lost") || err.0.contains("terminat"),
+        "{}",
+        err.0
+    );
+    drop(v);
+    assert!(!scratch_exists(&mut admin, &name), "{name} is left");
+}

@@ -218,6 +218,9 @@ pub fn run(format: Format, args: &VerifyArgs, cwd: &Path) -> Result<GateRun, Str
             (run, "throwaway server, removed".to_string())
         }
     };
+    // A signal that arrived as the last statement ended: its cleanup runs
+    // on the signal thread, which exits; do not race it with a report.
+    signals::settle_if_interrupted();
     if let Some(save) = &args.save {
         let path = cwd.join(save);
         std::fs::write(&path, render::json(&run))

@@ -219,6 +219,11 @@ impl PgVerifier {
         })
     }
 
+    /// The scratch database's name (none `--in-place`).
+    pub fn scratch_name(&self) -> Option<&str> {
+        self._place.as_ref().map(|p| p.name.as_str())
+    }
+
     /// Empties the scratch database between independent replays.
     pub fn reset(&mut self) -> Result<(), VerifyError> {
         if self.in_place {

@@ -69,11 +69,22 @@ impl Session {
         drop(armed);
         match result {
             Ok(_) => Ok(Ok(())),
-            Err(e) if self.client.is_closed() => Err(VerifyError(format!(
+            Err(e) if lost(&e) || self.client.is_closed() => Err(VerifyError(format!(
                 "the connection to the server was lost: {}",
                 server_message(&e)
             ))),
             Err(e) => Ok(Err(server_message(&e))),
+        }
+    }
+}
+
+/// The session is gone: no server error at all (a broken socket), or a
+/// FATAL one (the backend was terminated, the server shuts down).
+fn lost(e: &postgres::Error) -> bool {
+    match e.as_db_error() {
+        Some(db) => matches!(db.severity(), "FATAL" | "PANIC"),
+        None => {
+            e.is_closed() || std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>())
         }
     }
 }
