@@ -1,6 +1,5 @@
 //! The MG family: migration SQL. Every rule reads the one cached analysis
-//! of the workspace's SQL files (`crate::sql::analysis`); PC009 comes from
-//! the same analysis, so it is registered here.
+//! of the workspace's SQL files (`crate::sql::analysis`).
 use crate::catalog::RuleId;
 use crate::registry::{Check, Entry};
 
@@ -50,7 +49,6 @@ mod mg106_mysql_column_references_ignored;
 mod mg107_mysql_add_auto_increment;
 mod mg900_lock_prediction_disagrees;
 mod mg901_statement_acts_outside;
-mod pc009_sql_statement_not_parsed;
 
 pub fn entries() -> Vec<Entry> {
     vec![
@@ -233,10 +231,6 @@ pub fn entries() -> Vec<Entry> {
         Entry {
             id: RuleId::MG901,
             check: Check::Workspace(mg901_statement_acts_outside::check),
-        },
-        Entry {
-            id: RuleId::PC009,
-            check: Check::Workspace(pc009_sql_statement_not_parsed::check),
         },
     ]
 }
