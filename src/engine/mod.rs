@@ -40,6 +40,24 @@ pub struct Outcome {
     pub suppressions: Vec<suppress::Suppression>,
     /// Run-level remarks that are not findings (see `Sink::notes`).
     pub notes: Vec<String>,
+    /// The findings suppressed inline or by the baseline, with what hid
+    /// them: the launch report shows them as waivers.
+    pub waived: Vec<Waived>,
+}
+
+/// A finding that a suppression or the baseline hid.
+#[derive(Debug, Clone)]
+pub struct Waived {
+    pub finding: Finding,
+    pub by: WaivedBy,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WaivedBy {
+    /// An inline suppression: its index in `Outcome::suppressions`.
+    Inline(usize),
+    /// An entry of the baseline file: its display path and the entry's line.
+    Baseline { file: String, line: usize },
 }
 
 #[derive(Debug)]
@@ -188,7 +206,7 @@ fn analyze(
 
     let mut notes = std::mem::take(&mut sink.notes);
     notes.dedup();
-    let (mut findings, mut suppressed, suppressions) = finish(&ws, &settings, sink.reports);
+    let (mut findings, mut waived, suppressions) = finish(&ws, &settings, sink.reports);
     if let Some(path) = settings.baseline.clone() {
         let (baseline, text) = crate::baseline::read(&path).map_err(RunError::Usage)?;
         let display = discover::display_path(&path, cwd);
@@ -199,7 +217,16 @@ fn analyze(
             &settings.root,
             (&display, &path, &text),
         );
-        suppressed += hidden;
+        waived.extend(hidden.into_iter().map(|(finding, print)| {
+            let line = baseline_line(&text, &print);
+            Waived {
+                finding,
+                by: WaivedBy::Baseline {
+                    file: display.clone(),
+                    line,
+                },
+            }
+        }));
         if let Some(r) = stale
             && let Some(severity) = settings.severity(r.rule)
         {
@@ -222,7 +249,7 @@ fn analyze(
     }
     let mut summary = Summary {
         files: checked,
-        suppressed,
+        suppressed: waived.len(),
         ..Summary::default()
     };
     for f in &findings {
@@ -241,7 +268,16 @@ fn analyze(
         settings,
         suppressions,
         notes,
+        waived,
     })
+}
+
+/// The line of a baseline entry (its `fingerprint` key), for the report.
+fn baseline_line(text: &str, print: &str) -> usize {
+    let needle = format!("\"{print}\"");
+    text.lines()
+        .position(|l| l.contains("\"fingerprint\"") && l.contains(&needle))
+        .map_or(1, |i| i + 1)
 }
 
 /// PC007: two contracts of one kind with one name.
@@ -277,7 +313,7 @@ fn finish(
     ws: &Workspace,
     settings: &Settings,
     reports: Vec<Report>,
-) -> (Vec<Finding>, usize, Vec<suppress::Suppression>) {
+) -> (Vec<Finding>, Vec<Waived>, Vec<suppress::Suppression>) {
     let mut sups = Vec::new();
     for (i, src) in ws.files.iter().enumerate() {
         let class = ws.classes[i].unwrap_or(FileClass::Yaml);
@@ -291,10 +327,10 @@ fn finish(
             .collect();
         findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         findings.dedup();
-        return (findings, 0, sups);
+        return (findings, Vec::new(), sups);
     }
     let mut findings = Vec::new();
-    let mut suppressed = 0;
+    let mut waived = Vec::new();
     for r in reports {
         let Some(mut severity) = settings.severity(r.rule) else {
             continue;
@@ -307,8 +343,13 @@ fn finish(
         }
         let line = ws.files[r.file].line_col(r.span.start).line;
         // An internal error always reaches the exit code.
-        if r.rule != RuleId::PC000 && suppress::matches(&mut sups, r.file, line, r.rule) {
-            suppressed += 1;
+        if r.rule != RuleId::PC000
+            && let Some(by) = suppress::matches(&mut sups, r.file, line, r.rule)
+        {
+            waived.push(Waived {
+                finding: render(ws, r, severity),
+                by: WaivedBy::Inline(by),
+            });
             continue;
         }
         findings.push(render(ws, r, severity));
@@ -320,7 +361,8 @@ fn finish(
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup();
-    (findings, suppressed, sups)
+    waived.sort_by(|a, b| a.finding.sort_key().cmp(&b.finding.sort_key()));
+    (findings, waived, sups)
 }
 
 fn render(ws: &Workspace, r: Report, severity: Severity) -> Finding {
