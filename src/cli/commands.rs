@@ -103,8 +103,9 @@ pub(super) fn rule_doc(key: &str) -> Result<String, CliError> {
     let _ = writeln!(out, "Help: {}", m.help);
     let _ = writeln!(out, "Input: {}", m.input);
     let _ = writeln!(out, "Source: {}", m.source);
-    if let Some(c) = &m.checklist {
-        let _ = writeln!(out, "Checklist: {c}");
+    // The launch-checklist items whose evidence says this rule must not fire.
+    for item in crate::report::checklist::items_deciding(id) {
+        let _ = writeln!(out, "Checklist: {item}");
     }
     let _ = writeln!(out, "Docs: {}\n", id.url());
     out.push_str(&m.body);

@@ -104,7 +104,7 @@ pub enum Command {
     Rules,
     /// Print an embedded JSON Schema.
     Schema {
-        #[arg(value_parser = ["cluster", "event-boundary", "config"])]
+        #[arg(value_parser = ["cluster", "event-boundary", "config", "report"])]
         kind: String,
     },
     /// Record or manage the baseline of accepted findings.
@@ -112,7 +112,7 @@ pub enum Command {
         #[command(subcommand)]
         action: BaselineAction,
     },
-    /// The launch checklists of every Cluster and EventBoundary, as Markdown (default) or --format html.
+    /// The launch checklists of every Cluster and EventBoundary, as Markdown (default), --format html or --format json.
     Report(crate::report::command::ReportArgs),
     /// List every inline suppression: rules, reason, expiry, and whether it matched.
     Suppressions(CheckArgs),
@@ -191,6 +191,9 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
         )
         .map(Output::Gate)
         .map_err(CliError),
+        Some(Command::Schema { kind }) if kind == "report" => {
+            Ok(text(crate::report::json::SCHEMA.to_string()))
+        }
         Some(Command::Schema { kind }) => {
             let k = SchemaKind::parse(&kind)
                 .ok_or_else(|| CliError(format!("unknown schema `{kind}`")))?;

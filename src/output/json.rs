@@ -20,8 +20,9 @@ struct Tool {
     version: &'static str,
 }
 
+/// One finding as output v1 writes it (the launch report's JSON reuses it).
 #[derive(Serialize)]
-struct JsonFinding<'a> {
+pub struct JsonFinding<'a> {
     rule: &'static str,
     name: &'a str,
     severity: &'static str,
@@ -48,7 +49,7 @@ struct JsonFinding<'a> {
     url: String,
 }
 
-fn convert(f: &Finding) -> JsonFinding<'_> {
+pub fn convert(f: &Finding) -> JsonFinding<'_> {
     JsonFinding {
         rule: f.rule.as_str(),
         name: &f.rule.meta().name,

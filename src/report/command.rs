@@ -46,13 +46,15 @@ impl ReportArgs {
     }
 }
 
-/// `--format` is the global flag: markdown (also the default, `human`) or html.
+/// `--format` is the global flag: markdown (also the default, `human`),
+/// html or json.
 fn format(f: output::Format) -> Result<Format, CliError> {
     match f {
         output::Format::Human | output::Format::Markdown => Ok(Format::Markdown),
         output::Format::Html => Ok(Format::Html),
+        output::Format::Json => Ok(Format::Json),
         other => Err(CliError(format!(
-            "platcheck report writes markdown or html, not {}; use --format markdown or --format html",
+            "platcheck report writes markdown, html or json, not {}; use --format markdown, html or json",
             clap::ValueEnum::to_possible_value(&other)
                 .map_or_else(String::new, |v| v.get_name().to_string())
         ))),
@@ -75,7 +77,8 @@ pub fn run(
         compact: args.compact,
         links,
     };
-    let text = super::render(fmt, &outcome, &opts);
+    let facts = super::facts::gather(&outcome, &args.paths, cwd);
+    let text = super::render_model(fmt, &super::model::build(&outcome, facts), &opts);
     Ok(match &args.output {
         None => Output::Text(text, Vec::new()),
         Some(path) => {

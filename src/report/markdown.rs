@@ -1,7 +1,8 @@
 //! The report as GitHub-flavoured Markdown: the full document, or the
 //! compact form for a CI step summary. Everything from user files is escaped.
 use super::Options;
-use super::model::{ContractReport, Counts, ItemResult, Report, Status};
+use super::evidence::plural;
+use super::model::{ContractReport, Counts, ItemResult, Report, Status, Waiver};
 use crate::contracts::Kind;
 use crate::finding::Finding;
 use std::fmt::Write as _;
@@ -12,7 +13,8 @@ pub fn badge(s: Status) -> String {
     let icon = match s {
         Status::NotMet => "❌",
         Status::Missing => "⚠️",
-        Status::Attested => "📝",
+        Status::NotChecked => "❔",
+        Status::Waived => "🔕",
         Status::Met => "✅",
         Status::NotApplicable => "➖",
     };
@@ -65,6 +67,45 @@ pub fn kind_label(k: Kind) -> &'static str {
     }
 }
 
+/// `13 clusters, 1 event boundary`.
+pub fn kinds(r: &Report) -> String {
+    format!(
+        "{}, {}",
+        plural(r.clusters(), "cluster", "clusters"),
+        plural(r.boundaries(), "event boundary", "event boundaries")
+    )
+}
+
+/// `118 of 213 items that apply met`.
+pub fn met_of(c: &Counts) -> String {
+    format!(
+        "{} of {} met",
+        c.get(Status::Met),
+        plural(c.applicable(), "item that applies", "items that apply")
+    )
+}
+
+/// The other statuses, `95 not met, 3 missing evidence, …` (zeros left out).
+pub fn rest(c: &Counts) -> String {
+    let parts: Vec<String> = Status::ALL
+        .iter()
+        .filter(|s| !matches!(s, Status::Met | Status::NotApplicable) && c.get(**s) > 0)
+        .map(|s| format!("{} {}", c.get(*s), s.label()))
+        .collect();
+    parts.join(", ")
+}
+
+/// What `--base` meant for this run.
+pub fn base_line(r: &Report) -> String {
+    match &r.facts.base {
+        Some(b) => format!("payload schemas compared with `--base {b}`"),
+        None => {
+            "not compared: `--base` was not given, so schema compatibility (EV053) is not checked"
+                .into()
+        }
+    }
+}
+
 pub fn render(r: &Report, opts: &Options) -> String {
     let mut out = String::from("# Launch checklist report\n\n");
     summary(&mut out, r);
@@ -80,51 +121,65 @@ pub fn render(r: &Report, opts: &Options) -> String {
         for c in &r.contracts {
             contract(&mut out, c, opts);
         }
+        outside(&mut out, r, opts);
     }
     out
 }
 
 fn summary(out: &mut String, r: &Report) {
+    let f = &r.facts;
     let t = r.totals();
-    let clusters = r
-        .contracts
-        .iter()
-        .filter(|c| c.kind == Kind::Cluster)
-        .count();
+    let revision = match &f.revision {
+        Some(rev) => format!(
+            "{}{}",
+            code(rev.short()),
+            if rev.dirty {
+                " with uncommitted changes under the checked paths"
+            } else {
+                " (clean)"
+            }
+        ),
+        None => "not a git repository (no revision)".into(),
+    };
+    let _ = writeln!(out, "- **Revision:** {revision}");
     let _ = writeln!(
         out,
-        "- **Today:** {} (from {})",
-        r.today,
-        text(r.today_source)
+        "- **Date used:** {} (from {})",
+        f.today,
+        text(&f.today_source)
     );
     let _ = writeln!(
         out,
-        "- **Contracts:** {} ({} clusters, {} event boundaries)",
-        r.contracts.len(),
-        clusters,
-        r.contracts.len() - clusters
+        "- **Config:** {}",
+        f.config
+            .as_deref()
+            .map_or_else(|| "none (defaults)".to_string(), text)
     );
-    let rest: Vec<String> = Status::ALL
-        .iter()
-        .filter(|s| **s != Status::Met)
-        .map(|s| format!("{} {}", t.get(*s), s.label()))
-        .collect();
-    let _ = writeln!(
-        out,
-        "- **Items met:** {} of {} ({})",
-        t.get(Status::Met),
-        t.total(),
-        rest.join(", ")
-    );
-    if r.unattached > 0 || r.suppressed > 0 {
+    let _ = writeln!(out, "- **platcheck:** {}", text(&f.version));
+    let _ = writeln!(out, "- **Schema compatibility:** {}", base_line(r));
+    if let Some(since) = &f.changed_since {
         let _ = writeln!(
             out,
-            "- Not in this report: {} finding{} outside any contract (migrations, docs, config) and {} hidden by suppressions or the baseline; `platcheck check` lists them.",
-            r.unattached,
-            if r.unattached == 1 { "" } else { "s" },
-            r.suppressed
+            "- **Findings limited** to files changed since {} (`--changed-since`): items of unchanged files may read met",
+            code(since)
         );
     }
+    let _ = writeln!(out, "- **Contracts:** {} ({})", r.contracts.len(), kinds(r));
+    let rest = rest(&t);
+    let _ = writeln!(
+        out,
+        "- **Items:** {}{}{}; {} not applicable (not counted)",
+        met_of(&t),
+        if rest.is_empty() { "" } else { "; " },
+        rest,
+        t.get(Status::NotApplicable)
+    );
+    let _ = writeln!(
+        out,
+        "- **Findings outside any contract:** {}; **waivers:** {} (each shown under its item)",
+        r.outside.len(),
+        r.waivers()
+    );
     out.push('\n');
 }
 
@@ -135,11 +190,11 @@ fn counts_table<'a>(
     rows: impl Iterator<Item = (&'a str, Counts)>,
 ) {
     let _ = writeln!(out, "## {title}\n");
-    let _ = write!(out, "| {what} | contracts | items met |");
+    let _ = write!(out, "| {what} | contracts | met |");
     for s in Status::ALL.iter().filter(|s| **s != Status::Met) {
         let _ = write!(out, " {} |", s.label());
     }
-    out.push_str("\n|---|---:|---:|---:|---:|---:|---:|\n");
+    out.push_str("\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (name, c) in rows {
         let _ = write!(
             out,
@@ -147,7 +202,7 @@ fn counts_table<'a>(
             text(name),
             c.contracts,
             c.get(Status::Met),
-            c.total()
+            c.applicable()
         );
         for s in Status::ALL.iter().filter(|s| **s != Status::Met) {
             let _ = write!(out, " {} |", c.get(*s));
@@ -157,24 +212,26 @@ fn counts_table<'a>(
     out.push('\n');
 }
 
-/// One row per contract, with the items that are not met or missing.
+/// One row per contract, with the items that need attention.
 fn index(out: &mut String, r: &Report, opts: &Options) {
-    out.push_str("## Contracts\n\n| contract | owner | lifecycle | items met | needs attention |\n|---|---|---|---:|---|\n");
+    out.push_str(
+        "## Contracts\n\n| contract | owner | lifecycle | met | needs attention |\n|---|---|---|---:|---|\n",
+    );
     for c in &r.contracts {
         let open: Vec<String> = c
             .items
             .iter()
-            .filter(|i| matches!(i.status, Status::NotMet | Status::Missing))
+            .filter(|i| i.status.open() || i.status == Status::Waived)
             .map(|i| {
-                let rules: Vec<String> = rule_ids(&i.findings);
-                let why = if rules.is_empty() {
-                    i.status.label().to_string()
-                } else {
-                    rules.join(", ")
-                };
-                format!("{}. {} ({why})", i.item.number, text(&i.item.title))
+                format!(
+                    "{}. {} ({})",
+                    i.item.number,
+                    text(&i.item.title),
+                    attention(i)
+                )
             })
             .collect();
+        let counts = c.counts();
         let _ = writeln!(
             out,
             "| {} [{}]({}) | {} | {} | {} of {} | {} |",
@@ -183,8 +240,8 @@ fn index(out: &mut String, r: &Report, opts: &Options) {
             opts.links.file(&c.file, c.line),
             text(&c.owner),
             text(&c.lifecycle),
-            c.count(Status::Met),
-            c.items.len(),
+            counts.get(Status::Met),
+            counts.applicable(),
             if open.is_empty() {
                 "—".to_string()
             } else {
@@ -195,6 +252,38 @@ fn index(out: &mut String, r: &Report, opts: &Options) {
     out.push('\n');
 }
 
+/// Why an open item is open, in a few words.
+fn attention(i: &ItemResult) -> String {
+    match i.status {
+        Status::Missing => {
+            let fields: Vec<String> = i.missing.iter().map(|m| text(&m.label)).collect();
+            format!("missing {}", fields.join(", "))
+        }
+        Status::NotChecked => {
+            let what: Vec<String> = i.unchecked.iter().map(|u| text(&u.what)).collect();
+            format!("not checked: {}", what.join("; "))
+        }
+        Status::Waived => {
+            let mut ids: Vec<String> = i
+                .waivers
+                .iter()
+                .map(|w| w.finding.rule.to_string())
+                .collect();
+            ids.sort();
+            ids.dedup();
+            format!("waived: {}", ids.join(", "))
+        }
+        _ => {
+            let mut ids = rule_ids(&i.findings);
+            if i.waivers.iter().any(|w| w.expired) {
+                ids.push("expired waiver".into());
+            }
+            ids.extend(i.short.iter().map(|s| text(&s.label)));
+            ids.join(", ")
+        }
+    }
+}
+
 fn rule_ids(findings: &[&Finding]) -> Vec<String> {
     let mut ids: Vec<String> = findings.iter().map(|f| f.rule.to_string()).collect();
     ids.sort();
@@ -203,22 +292,26 @@ fn rule_ids(findings: &[&Finding]) -> Vec<String> {
 }
 
 fn contract(out: &mut String, c: &ContractReport, opts: &Options) {
+    let counts = c.counts();
     let _ = writeln!(out, "## {} {}\n", kind_label(c.kind), text(&c.name));
+    let rest = rest(&counts);
     let _ = writeln!(
         out,
-        "Owner {} · lifecycle {} · [{}:{}]({}) · {} of {} items met · checklist: {}\n",
+        "Owner {} · lifecycle {} · [{}:{}]({}) · checklist: {}  \n**{}**{}{} · {} not applicable\n",
         text(&c.owner),
         text(&c.lifecycle),
         text(&c.file),
         c.line,
         opts.links.file(&c.file, c.line),
-        c.count(Status::Met),
-        c.items.len(),
-        text(&c.checklist.source)
+        text(&c.checklist.source),
+        met_of(&counts),
+        if rest.is_empty() { "" } else { " · " },
+        rest,
+        counts.get(Status::NotApplicable),
     );
-    out.push_str("| # | item | status | decided by |\n|---:|---|---|---|\n");
+    out.push_str("| # | item | status | must not fire |\n|---:|---|---|---|\n");
     for i in &c.items {
-        let rules: Vec<String> = i.rules.iter().map(|r| r.to_string()).collect();
+        let rules: Vec<&str> = i.item.rules.iter().map(|r| r.pattern()).collect();
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} |",
@@ -228,7 +321,7 @@ fn contract(out: &mut String, c: &ContractReport, opts: &Options) {
             if rules.is_empty() {
                 "—".into()
             } else {
-                rules.join(", ")
+                text(&rules.join(", "))
             }
         );
     }
@@ -236,11 +329,9 @@ fn contract(out: &mut String, c: &ContractReport, opts: &Options) {
     for i in &c.items {
         item(out, c, i, opts);
     }
-    if !c.other.is_empty() {
+    if !c.other.is_empty() || !c.other_waivers.is_empty() {
         out.push_str("**Other findings** (no checklist item)\n\n");
-        for f in &c.other {
-            finding(out, c, f, opts);
-        }
+        findings(out, &c.file, &c.other, &c.other_waivers, opts);
         out.push('\n');
     }
 }
@@ -252,15 +343,40 @@ fn item(out: &mut String, c: &ContractReport, i: &ItemResult, opts: &Options) {
         i.item.number,
         text(&i.item.title),
         badge(i.status),
-        text(i.item.text.trim()),
+        text(&i.text),
         text(&i.item.source)
     );
     if let Some(reason) = &i.reason {
-        let _ = writeln!(out, "- {}: {}", i.status.label(), text(reason));
+        let _ = writeln!(out, "- not applicable: {}", text(reason));
     }
-    for f in &i.findings {
-        finding(out, c, f, opts);
+    if !i.missing.is_empty() {
+        let fields: Vec<String> = i
+            .missing
+            .iter()
+            .map(|m| match &m.why {
+                Some(why) => format!("{} ({})", code(&m.label), text(why)),
+                None => code(&m.label),
+            })
+            .collect();
+        let _ = writeln!(out, "- missing evidence: {}", fields.join(", "));
     }
+    for s in &i.short {
+        let _ = writeln!(
+            out,
+            "- falls short: {} needs {}{} ([L{}]({}))",
+            code(&format!("{}: {}", s.label, s.value)),
+            text(&s.expected),
+            s.why
+                .as_deref()
+                .map_or_else(String::new, |w| format!(" — {}", text(w))),
+            s.line,
+            opts.links.file(&c.file, s.line)
+        );
+    }
+    for u in &i.unchecked {
+        let _ = writeln!(out, "- not checked: {} — {}", text(&u.what), text(&u.how));
+    }
+    findings(out, &c.file, &i.findings, &i.waivers, opts);
     if !i.evidence.is_empty() {
         let values: Vec<String> = i
             .evidence
@@ -279,21 +395,88 @@ fn item(out: &mut String, c: &ContractReport, i: &ItemResult, opts: &Options) {
     out.push('\n');
 }
 
-fn finding(out: &mut String, c: &ContractReport, f: &Finding, opts: &Options) {
-    // In the contract's own file the line is enough.
-    let at = if f.file == c.file {
-        format!("L{}", f.line)
+/// `L12` in the contract's own file, `file:12` elsewhere.
+fn at(home: &str, file: &str, line: usize) -> String {
+    if file == home {
+        format!("L{line}")
     } else {
-        format!("{}:{}", text(&f.file), f.line)
-    };
+        format!("{}:{line}", text(file))
+    }
+}
+
+fn finding(out: &mut String, home: &str, f: &Finding, opts: &Options) {
+    out.push_str("- ");
+    finding_line(out, home, f, opts);
+}
+
+/// A finding on one line: rule (linked to its doc), name, severity,
+/// message, where (linked).
+fn finding_line(out: &mut String, home: &str, f: &Finding, opts: &Options) {
     let _ = writeln!(
         out,
-        "- [{}]({}) {} {}: {} ([{at}]({}))",
+        "[{}]({}) {} {}: {} ([{}]({}))",
         f.rule,
         f.rule.url(),
         f.rule.meta().name,
         f.severity.as_str(),
         text(&f.message),
+        at(home, &f.file, f.line),
         opts.links.file(&f.file, f.line)
     );
+}
+
+/// Findings in force (each followed by its expired waiver, if it had one),
+/// then the waived ones with their waivers.
+fn findings(out: &mut String, home: &str, active: &[&Finding], waivers: &[Waiver], opts: &Options) {
+    for f in active {
+        finding(out, home, f, opts);
+        for w in waivers
+            .iter()
+            .filter(|w| w.expired && std::ptr::eq(w.finding, *f))
+        {
+            waiver(out, home, w, opts);
+        }
+    }
+    for w in waivers.iter().filter(|w| !w.expired) {
+        let _ = write!(out, "- waived: ");
+        finding_line(out, home, w.finding, opts);
+        waiver(out, home, w, opts);
+    }
+}
+
+/// Who waived a finding, why and until when (nested under the finding).
+fn waiver(out: &mut String, home: &str, w: &Waiver, opts: &Options) {
+    let _ = writeln!(
+        out,
+        "  - {}{} waiver at [{}]({}): “{}”; {}; {}",
+        if w.expired { "its " } else { "" },
+        w.kind.as_str(),
+        at(home, &w.file, w.line),
+        opts.links.file(&w.file, w.line),
+        text(&w.reason),
+        match (&w.until, w.expired) {
+            (Some(u), true) => format!("expired {u}: the finding is in force again"),
+            (Some(u), false) => format!("until {u}"),
+            (None, _) => "no expiry date".into(),
+        },
+        w.author.as_deref().map_or_else(
+            || "author not known".to_string(),
+            |a| format!("by {}", text(a))
+        )
+    );
+}
+
+fn outside(out: &mut String, r: &Report, opts: &Options) {
+    if r.outside.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## Findings outside any contract\n\n{} that concern no contract (docs, config, migrations under no cluster's `migrations.path`):\n",
+        plural(r.outside.len(), "finding", "findings")
+    );
+    for f in &r.outside {
+        finding(out, "", f, opts);
+    }
+    out.push('\n');
 }

@@ -1,12 +1,20 @@
 //! The launch-checklist report: per Cluster and per EventBoundary, the
-//! operations checklist of its reference document, each item met, not met,
-//! not applicable, attested or missing, with evidence and findings. It works
-//! on the ordinary engine `Outcome`, so it shows exactly what `check` sees.
+//! operations checklist of its reference document. Each item declares its
+//! evidence in `rules/checklists/*` (fields, values, rules that must not
+//! fire, inputs it needs), and its status follows from that evidence: met,
+//! not met, missing evidence, waived, not checked or not applicable. It
+//! works on the ordinary engine `Outcome`, so it shows exactly what `check`
+//! sees; Markdown, HTML and JSON render one model.
+pub mod attribution;
 pub mod checklist;
 pub mod command;
 pub mod conditions;
 pub mod evidence;
+pub mod facts;
 pub mod html;
+mod html_items;
+pub mod json;
+mod judge;
 pub mod markdown;
 pub mod model;
 
@@ -18,6 +26,7 @@ use std::path::Path;
 pub enum Format {
     Markdown,
     Html,
+    Json,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -27,11 +36,19 @@ pub struct Options {
     pub links: Links,
 }
 
+/// The report of a run, with the run facts git gives for its config root.
 pub fn render(format: Format, outcome: &Outcome, opts: &Options) -> String {
-    let report = model::build(outcome);
+    let root = outcome.settings.root.clone();
+    let facts = facts::gather(outcome, &[], &root);
+    render_model(format, &model::build(outcome, facts), opts)
+}
+
+/// Renders a built report.
+pub fn render_model(format: Format, report: &model::Report, opts: &Options) -> String {
     match format {
-        Format::Markdown => markdown::render(&report, opts),
-        Format::Html => html::render(&report, opts),
+        Format::Markdown => markdown::render(report, opts),
+        Format::Html => html::render(report, opts),
+        Format::Json => json::render(report),
     }
 }
 
