@@ -26,6 +26,18 @@ pub(super) fn baseline_write(
         .unwrap_or_else(|| cwd.join(".platcheck-baseline.json"));
     // A stale-baseline notice about the old file is not debt to record.
     outcome.findings.retain(|f| f.rule != RuleId::PC011);
+    // The config's `baseline:` still applied: what it hid is debt too, or
+    // rewriting the baseline would drop its entries.
+    let hidden = std::mem::take(&mut outcome.waived);
+    outcome.findings.extend(
+        hidden
+            .into_iter()
+            .filter(|w| matches!(w.by, engine::WaivedBy::Baseline { .. }))
+            .map(|w| w.finding),
+    );
+    outcome
+        .findings
+        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let b = crate::baseline::build(
         &outcome.findings,
         &outcome.workspace,
