@@ -1032,3 +1032,36 @@ fn report_command_writes_markdown_html_and_json() {
         "{doc}"
     );
 }
+
+#[test]
+fn every_rule_fixture_renders_a_valid_report() {
+    // The rule fixtures are a catalogue of broken and odd inputs: the report
+    // of each renders in every format, and its JSON validates.
+    let v = report_schema();
+    let mut seen = 0;
+    for fam in ["cl", "ev", "xr", "pc", "mg"] {
+        let dir = common::root().join("tests/fixtures").join(fam);
+        for rule in std::fs::read_dir(&dir).unwrap() {
+            for case in std::fs::read_dir(rule.unwrap().path()).unwrap() {
+                let path = case.unwrap().path();
+                let rel = path.strip_prefix(common::root()).unwrap().to_path_buf();
+                let outcome = engine::run(
+                    std::slice::from_ref(&rel),
+                    &common::root(),
+                    &Overrides::default(),
+                )
+                .expect("run succeeds");
+                let r = model::build(&outcome, RunFacts::of(&outcome));
+                for f in [Format::Markdown, Format::Html] {
+                    assert!(!report::render_model(f, &r, &Options::default()).is_empty());
+                }
+                let json = report::render_model(Format::Json, &r, &Options::default());
+                let doc: Value = serde_json::from_str(&json).unwrap();
+                let errors: Vec<String> = v.iter_errors(&doc).map(|e| e.to_string()).collect();
+                assert!(errors.is_empty(), "{}: {errors:?}", rel.display());
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 250, "{seen}");
+}
