@@ -225,19 +225,19 @@ fn facts(outcome: &Outcome) -> RunFacts {
         commit: "0123456789abcdef0123456789abcdef01234567".into(),
         dirty: false,
     });
-    let ws = &outcome.workspace;
+    let ws = &outcome.files;
     let mut lines = Vec::new();
     for w in &outcome.waived {
         lines.push(match &w.by {
             WaivedBy::Inline(i) => {
                 let s = &outcome.suppressions[*i];
-                (ws.files[s.file].display.clone(), s.line)
+                (ws[s.file].display.clone(), s.line)
             }
             WaivedBy::Baseline { file, line } => (file.clone(), *line),
         });
     }
     for s in &outcome.suppressions {
-        lines.push((ws.files[s.file].display.clone(), s.line));
+        lines.push((ws[s.file].display.clone(), s.line));
     }
     for l in lines {
         f.authors
@@ -452,8 +452,8 @@ fn deleting_each_evidence_field_of_clean_turns_its_item_into_missing_evidence() 
     let mut fields: Vec<Vec<(u32, String, String)>> = Vec::new();
     {
         let r = model::build(&outcome, RunFacts::of(&outcome));
-        for c in &outcome.workspace.contracts {
-            let src = &outcome.workspace.files[c.file];
+        for c in &outcome.contracts {
+            let src = &outcome.files[c.file];
             docs.push((src.path.clone(), c.root.to_json()));
             let rc = r.contracts.iter().find(|x| x.name == c.name).unwrap();
             let mut list = Vec::new();
@@ -481,12 +481,7 @@ fn deleting_each_evidence_field_of_clean_turns_its_item_into_missing_evidence() 
             fields.push(list);
         }
     }
-    let names: Vec<String> = outcome
-        .workspace
-        .contracts
-        .iter()
-        .map(|c| c.name.clone())
-        .collect();
+    let names: Vec<String> = outcome.contracts.iter().map(|c| c.name.clone()).collect();
     let write = |docs: &[(PathBuf, Value)]| {
         for (path, doc) in docs {
             std::fs::write(path, serde_json::to_string_pretty(doc).unwrap()).unwrap();
@@ -795,7 +790,7 @@ fn git_gives_the_revision_dirty_flag_and_waiver_authors() {
     ]);
     let head = git(&["rev-parse", "HEAD"]);
     let outcome = run(repo.path(), None);
-    let facts = report::facts::gather(&outcome, &[PathBuf::from(".")], repo.path());
+    let facts = platcheck::cli::report_facts::gather(&outcome, &[PathBuf::from(".")], repo.path());
     assert_eq!(
         facts.revision,
         Some(Revision {
@@ -820,7 +815,7 @@ fn git_gives_the_revision_dirty_flag_and_waiver_authors() {
     let text = std::fs::read_to_string(&p).unwrap();
     std::fs::write(&p, format!("# reviewed\n{text}")).unwrap();
     let outcome = run(repo.path(), None);
-    let facts = report::facts::gather(&outcome, &[PathBuf::from(".")], repo.path());
+    let facts = platcheck::cli::report_facts::gather(&outcome, &[PathBuf::from(".")], repo.path());
     assert_eq!(facts.revision.as_ref().map(|r| r.dirty), Some(true));
     let r = model::build(&outcome, facts);
     let md = report::render_model(Format::Markdown, &r, &Options::default());
@@ -836,7 +831,7 @@ fn git_gives_the_revision_dirty_flag_and_waiver_authors() {
         None,
     );
     let outcome = run(plain.path(), None);
-    let facts = report::facts::gather(&outcome, &[PathBuf::from(".")], plain.path());
+    let facts = platcheck::cli::report_facts::gather(&outcome, &[PathBuf::from(".")], plain.path());
     assert_eq!(facts.revision, None);
     let md = report::render_model(
         Format::Markdown,
@@ -1064,4 +1059,31 @@ fn every_rule_fixture_renders_a_valid_report() {
         }
     }
     assert!(seen > 250, "{seen}");
+}
+
+#[test]
+fn report_findings_are_written_as_output_v1_writes_them() {
+    let outcome = violations();
+    let check: Value = serde_json::from_str(&platcheck::output::json::render(&outcome)).unwrap();
+    let v1: Vec<&Value> = check["findings"].as_array().unwrap().iter().collect();
+    let r = model::build(&outcome, RunFacts::of(&outcome));
+    let doc: Value =
+        serde_json::from_str(&report::render_model(Format::Json, &r, &Options::default())).unwrap();
+    let mut seen = 0;
+    let mut all: Vec<&Value> = doc["outside_contracts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .collect();
+    for c in doc["contracts"].as_array().unwrap() {
+        all.extend(c["other_findings"].as_array().unwrap());
+        for i in c["items"].as_array().unwrap() {
+            all.extend(i["findings"].as_array().unwrap());
+        }
+    }
+    for f in all {
+        assert!(v1.contains(&f), "not as output v1 writes it: {f}");
+        seen += 1;
+    }
+    assert!(seen >= v1.len(), "{seen} of {}", v1.len());
 }

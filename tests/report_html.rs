@@ -11,7 +11,6 @@
 //! PLATCHECK_BROWSER_TESTS=0 is set (`.ci/browser.sh` installs it).
 mod common;
 use platcheck::engine;
-use platcheck::report;
 use platcheck::report::model::{self, ItemResult, Status, Waiver};
 use platcheck::settings::Overrides;
 use serde_json::Value;
@@ -118,7 +117,7 @@ fn html_report_renders_in_chromium_without_network() {
         &Overrides::default(),
     )
     .unwrap();
-    let facts = report::facts::gather(
+    let facts = platcheck::cli::report_facts::gather(
         &outcome,
         &[PathBuf::from("examples/violations")],
         &common::root(),

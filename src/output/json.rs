@@ -1,6 +1,6 @@
 //! `--format json`: one JSON document, exactly as output.md specifies.
-use crate::engine::{Outcome, Summary};
 use crate::finding::{ContractRef, Finding, LockFact, StatementRef};
+use crate::outcome::{Outcome, Summary};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -20,9 +20,8 @@ struct Tool {
     version: &'static str,
 }
 
-/// One finding as output v1 writes it (the launch report's JSON reuses it).
 #[derive(Serialize)]
-pub struct JsonFinding<'a> {
+struct JsonFinding<'a> {
     rule: &'static str,
     name: &'a str,
     severity: &'static str,
@@ -49,7 +48,7 @@ pub struct JsonFinding<'a> {
     url: String,
 }
 
-pub fn convert(f: &Finding) -> JsonFinding<'_> {
+fn convert(f: &Finding) -> JsonFinding<'_> {
     JsonFinding {
         rule: f.rule.as_str(),
         name: &f.rule.meta().name,

@@ -9,14 +9,14 @@ use super::evidence;
 use super::model::{RunFacts, Waiver, WaiverKind};
 use crate::catalog::RuleId;
 use crate::contracts::{Contract, Kind};
-use crate::discover::{FileClass, normalize};
-use crate::engine::{Outcome, WaivedBy};
 use crate::finding::Finding;
+use crate::outcome::{Outcome, WaivedBy};
+use crate::source::{FileClass, normalize};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 pub struct Attribution<'a> {
-    /// Per contract (index into `workspace.contracts`): its active findings.
+    /// Per contract (index into `outcome.contracts`): its active findings.
     findings: Vec<Vec<&'a Finding>>,
     /// Per contract: its waivers.
     waivers: Vec<Vec<Waiver<'a>>>,
@@ -28,7 +28,7 @@ pub struct Attribution<'a> {
 impl<'a> Attribution<'a> {
     pub fn of(outcome: &'a Outcome, facts: &RunFacts) -> Attribution<'a> {
         let index = Index::new(outcome);
-        let n = outcome.workspace.contracts.len();
+        let n = outcome.contracts.len();
         let mut a = Attribution {
             findings: vec![Vec::new(); n],
             waivers: vec![Vec::new(); n],
@@ -91,28 +91,38 @@ struct Index<'a> {
 
 impl<'a> Index<'a> {
     fn new(outcome: &'a Outcome) -> Index<'a> {
-        let ws = &outcome.workspace;
+        let root = normalize(&outcome.root);
+        // A contract path (`schema.path`, `migrations.path`) is relative to
+        // the config's directory, as the engine resolves it.
+        let under_root = |c: &Contract, pointer: &str| {
+            c.get(pointer)
+                .and_then(|n| n.as_str())
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(|p| normalize(&root.join(p)))
+        };
         let mut by_name: HashMap<(Kind, &str), Vec<usize>> = HashMap::new();
         let mut schemas: HashMap<PathBuf, Vec<usize>> = HashMap::new();
-        for (i, c) in ws.contracts.iter().enumerate() {
+        let mut migrations: HashMap<PathBuf, usize> = HashMap::new();
+        for (i, c) in outcome.contracts.iter().enumerate() {
             by_name
                 .entry((c.kind, c.name.as_str()))
                 .or_default()
                 .push(i);
-            if c.kind == Kind::EventBoundary
-                && let Some(t) = crate::compat::prepare::target(c, &outcome.settings)
-            {
-                schemas.entry(normalize(&t.abs)).or_default().push(i);
+            match c.kind {
+                Kind::EventBoundary => {
+                    if let Some(p) = under_root(c, "/spec/schema/path") {
+                        schemas.entry(p).or_default().push(i);
+                    }
+                }
+                Kind::Cluster => {
+                    if let Some(p) = under_root(c, "/spec/migrations/path") {
+                        migrations.entry(p).or_insert(i);
+                    }
+                }
             }
         }
-        let migrations = crate::sql::context::migration_owners(ws, &outcome.settings)
-            .into_iter()
-            .filter_map(|(path, c)| {
-                let i = ws.contracts.iter().position(|x| std::ptr::eq(x, c))?;
-                Some((path, i))
-            })
-            .collect();
-        let file_index = ws
+        let file_index = outcome
             .files
             .iter()
             .enumerate()
@@ -129,7 +139,7 @@ impl<'a> Index<'a> {
     }
 
     fn contract(&self, i: usize) -> &'a Contract {
-        &self.outcome.workspace.contracts[i]
+        &self.outcome.contracts[i]
     }
 
     /// The contracts a finding concerns, without repeats.
@@ -144,7 +154,7 @@ impl<'a> Index<'a> {
             let in_file: Vec<usize> = named
                 .iter()
                 .copied()
-                .filter(|&i| self.outcome.workspace.files[self.contract(i).file].display == f.file)
+                .filter(|&i| self.outcome.files[self.contract(i).file].display == f.file)
                 .collect();
             out.extend(if in_file.is_empty() {
                 named.to_vec()
@@ -152,9 +162,9 @@ impl<'a> Index<'a> {
                 in_file
             });
         } else if let Some(file) = self.file_index.get(f.file.as_str()) {
-            let src = &self.outcome.workspace.files[*file];
+            let src = &self.outcome.files[*file];
             let path = normalize(&src.path);
-            if self.outcome.workspace.classes[*file] == Some(FileClass::Sql) {
+            if self.outcome.classes[*file] == Some(FileClass::Sql) {
                 // The most specific migrations.path holding the file.
                 if let Some(&c) = path
                     .ancestors()
@@ -187,7 +197,6 @@ impl<'a> Index<'a> {
     /// one starting at or before it (documents follow each other).
     fn document_at(&self, file: usize, offset: usize) -> Option<usize> {
         self.outcome
-            .workspace
             .contracts
             .iter()
             .enumerate()
@@ -196,11 +205,7 @@ impl<'a> Index<'a> {
             .map(|(i, _)| i)
             .or_else(|| {
                 // Before the first document's first key (a leading comment).
-                self.outcome
-                    .workspace
-                    .contracts
-                    .iter()
-                    .position(|c| c.file == file)
+                self.outcome.contracts.iter().position(|c| c.file == file)
             })
     }
 
@@ -232,14 +237,13 @@ impl<'a> Index<'a> {
 /// Every waiver of the run: the findings suppressed inline or by the
 /// baseline, and the active findings an expired suppression once covered.
 fn waivers<'a>(outcome: &'a Outcome, facts: &RunFacts, index: &Index) -> Vec<Waiver<'a>> {
-    let ws = &outcome.workspace;
     let author = |file: &str, line: usize| facts.authors.get(&(file.to_string(), line)).cloned();
     let mut out = Vec::new();
     for w in &outcome.waived {
         out.push(match &w.by {
             WaivedBy::Inline(i) => {
                 let s = &outcome.suppressions[*i];
-                let file = ws.files[s.file].display.clone();
+                let file = outcome.files[s.file].display.clone();
                 Waiver {
                     finding: &w.finding,
                     kind: WaiverKind::Inline,
@@ -267,7 +271,7 @@ fn waivers<'a>(outcome: &'a Outcome, facts: &RunFacts, index: &Index) -> Vec<Wai
         if !matches!(s.defect, Some(("expired", _))) {
             continue;
         }
-        let file = &ws.files[s.file].display;
+        let file = &outcome.files[s.file].display;
         for f in &outcome.findings {
             if index.file_index.get(f.file.as_str()) == Some(&s.file)
                 && f.line == s.target_line

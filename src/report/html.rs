@@ -119,7 +119,8 @@ fn header(out: &mut String, r: &Report) {
                 "(clean)"
             },
         ),
-        None => "not a git repository (no revision)".into(),
+        None if f.revision_looked_up => "not a git repository (no revision)".into(),
+        None => "not recorded".into(),
     };
     let base = match &f.base {
         Some(b) => format!("payload schemas compared with <code>--base {}</code>", esc(b)),

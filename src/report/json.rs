@@ -2,11 +2,63 @@
 //! for launch dashboards. Its shape is `schemas/report.schema.json`
 //! (`platcheck schema report`); findings are written as in output v1.
 use super::model::{ContractReport, Counts, ItemResult, Report, Status, Waiver};
-use crate::output::json::{JsonFinding, convert};
+use crate::finding::{ContractRef, Finding, LockFact, StatementRef};
 use serde::Serialize;
 
 /// The schema of this document, embedded for `platcheck schema report`.
 pub const SCHEMA: &str = include_str!("../../schemas/report.schema.json");
+
+/// One finding, in the shape of output v1 (`check --format json`; a test
+/// holds the two equal).
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    rule: &'static str,
+    name: &'a str,
+    severity: &'static str,
+    file: &'a str,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contract: Option<&'a ContractRef>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pointer: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    statement: Option<&'a StatementRef>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    locks: Option<&'a [LockFact]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rewrite: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scan: Option<bool>,
+    url: String,
+}
+
+fn convert(f: &Finding) -> JsonFinding<'_> {
+    JsonFinding {
+        rule: f.rule.as_str(),
+        name: &f.rule.meta().name,
+        severity: f.severity.as_str(),
+        file: &f.file,
+        line: f.line,
+        column: f.column,
+        end_line: f.end_line,
+        end_column: f.end_column,
+        message: &f.message,
+        help: f.help.as_deref(),
+        contract: f.contract.as_ref(),
+        pointer: f.pointer.as_deref(),
+        statement: f.sql.as_ref().map(|s| &s.statement),
+        locks: f.sql.as_ref().map(|s| s.locks.as_slice()),
+        rewrite: f.sql.as_ref().map(|s| s.rewrite),
+        scan: f.sql.as_ref().map(|s| s.scan),
+        url: f.rule.url(),
+    }
+}
 
 #[derive(Serialize)]
 struct Doc<'a> {

@@ -10,9 +10,9 @@ use super::model::{ItemResult, RunFacts, Status, Unchecked, Waiver};
 use crate::catalog;
 use crate::contracts::Contract;
 use crate::contracts::yaml::Node;
-use crate::discover::normalize;
-use crate::engine::Outcome;
 use crate::finding::Finding;
+use crate::outcome::Outcome;
+use crate::source::{FileClass, normalize};
 
 pub fn item<'a>(
     outcome: &'a Outcome,
@@ -22,7 +22,7 @@ pub fn item<'a>(
     findings: Vec<&'a Finding>,
     waivers: Vec<Waiver<'a>>,
 ) -> ItemResult<'a> {
-    let src = &outcome.workspace.files[c.file];
+    let src = &outcome.files[c.file];
     let line_of = |n: &Node| src.line_col(n.span.start).line;
     let mut r = ItemResult {
         item,
@@ -77,7 +77,7 @@ pub fn item<'a>(
     // A rule the item names that the config turned off has not looked.
     for spec in item.rules.iter().filter(|s| s.explicit()) {
         for rule in spec.expand() {
-            if outcome.settings.severity(rule).is_none() {
+            if !outcome.rule_on(rule) {
                 r.unchecked.push(Unchecked {
                     what: format!("{rule} {}", rule.meta().name),
                     how: format!(
@@ -106,13 +106,16 @@ pub fn item<'a>(
 /// The SQL files under `migrations.path` that this run checked.
 fn migration_files<'a>(outcome: &Outcome, c: &'a Contract) -> Option<(&'a str, Vec<usize>)> {
     let rel = c.get("/spec/migrations/path")?.as_str()?;
-    let dir = normalize(&outcome.settings.root.join(rel));
-    let ws = &outcome.workspace;
-    let files = ws
-        .sql
+    let dir = normalize(&outcome.root.join(rel));
+    let files = outcome
+        .files
         .iter()
-        .copied()
-        .filter(|&f| normalize(&ws.files[f].path).starts_with(&dir))
+        .zip(&outcome.classes)
+        .enumerate()
+        .filter(|(_, (f, class))| {
+            **class == Some(FileClass::Sql) && normalize(&f.path).starts_with(&dir)
+        })
+        .map(|(i, _)| i)
         .collect();
     Some((rel, files))
 }

@@ -139,7 +139,8 @@ fn summary(out: &mut String, r: &Report) {
                 " (clean)"
             }
         ),
-        None => "not a git repository (no revision)".into(),
+        None if f.revision_looked_up => "not a git repository (no revision)".into(),
+        None => "not recorded".into(),
     };
     let _ = writeln!(out, "- **Revision:** {revision}");
     let _ = writeln!(

@@ -3,14 +3,12 @@
 //! evidence in `rules/checklists/*` (fields, values, rules that must not
 //! fire, inputs it needs), and its status follows from that evidence: met,
 //! not met, missing evidence, waived, not checked or not applicable. It
-//! works on the ordinary engine `Outcome`, so it shows exactly what `check`
-//! sees; Markdown, HTML and JSON render one model.
+//! works on the ordinary `Outcome` of a run, so it shows exactly what
+//! `check` sees; Markdown, HTML and JSON render one model.
 pub mod attribution;
 pub mod checklist;
-pub mod command;
 pub mod conditions;
 pub mod evidence;
-pub mod facts;
 pub mod html;
 mod html_items;
 pub mod json;
@@ -18,8 +16,8 @@ mod judge;
 pub mod markdown;
 pub mod model;
 
-use crate::discover::normalize;
-use crate::engine::Outcome;
+use crate::outcome::Outcome;
+use crate::source::normalize;
 use std::path::Path;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,11 +34,14 @@ pub struct Options {
     pub links: Links,
 }
 
-/// The report of a run, with the run facts git gives for its config root.
+/// The report of a run with the facts the outcome knows by itself (the
+/// revision is not looked up: `cli::report_facts` asks git for it).
 pub fn render(format: Format, outcome: &Outcome, opts: &Options) -> String {
-    let root = outcome.settings.root.clone();
-    let facts = facts::gather(outcome, &[], &root);
-    render_model(format, &model::build(outcome, facts), opts)
+    render_model(
+        format,
+        &model::build(outcome, model::RunFacts::of(outcome)),
+        opts,
+    )
 }
 
 /// Renders a built report.

@@ -8,8 +8,8 @@ use super::evidence::{Evidence, Missing, Shortfall};
 use super::judge;
 use crate::catalog::RuleId;
 use crate::contracts::{Contract, Kind};
-use crate::engine::Outcome;
 use crate::finding::Finding;
+use crate::outcome::Outcome;
 use std::collections::BTreeMap;
 
 /// An item's status, in the order a reviewer wants to see problems.
@@ -60,13 +60,16 @@ impl Status {
 }
 
 /// What the report says about the run itself (its header). Built by the
-/// caller (`facts::gather` asks git), so the model stays plain data.
+/// caller (`cli::report_facts` asks git), so the model stays plain data.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RunFacts {
     /// platcheck's version.
     pub version: String,
-    /// The commit the checked files come from; `None` outside git.
+    /// The commit the checked files come from; `None` outside git, or
+    /// when it was not looked up.
     pub revision: Option<Revision>,
+    /// Whether git was asked for the revision (`cli::report_facts`).
+    pub revision_looked_up: bool,
     pub today: String,
     /// Where "today" came from (`--today`, `platcheck.yaml`, system date).
     pub today_source: String,
@@ -101,16 +104,12 @@ impl RunFacts {
         RunFacts {
             version: env!("CARGO_PKG_VERSION").to_string(),
             revision: None,
+            revision_looked_up: false,
             today: outcome.today.to_string(),
             today_source: outcome.today_source.as_str().to_string(),
-            config: outcome
-                .settings
-                .config_root
-                .as_ref()
-                .and_then(|_| outcome.workspace.files.first())
-                .map(|f| f.display.clone()),
-            base: outcome.settings.base.clone(),
-            changed_since: outcome.settings.changed_since.clone(),
+            config: outcome.config.clone(),
+            base: outcome.base.clone(),
+            changed_since: outcome.changed_since.clone(),
             authors: BTreeMap::new(),
         }
     }
@@ -313,9 +312,8 @@ pub const NO_LIFECYCLE: &str = "(no lifecycle)";
 
 /// The report of one run.
 pub fn build(outcome: &Outcome, facts: RunFacts) -> Report<'_> {
-    let ws = &outcome.workspace;
     let attr = Attribution::of(outcome, &facts);
-    let mut contracts: Vec<ContractReport> = ws
+    let mut contracts: Vec<ContractReport> = outcome
         .contracts
         .iter()
         .enumerate()
@@ -343,7 +341,7 @@ fn contract<'a>(
     c: &'a Contract,
     list: &'a Checklist,
 ) -> ContractReport<'a> {
-    let src = &outcome.workspace.files[c.file];
+    let src = &outcome.files[c.file];
     let mine = attr.findings_of(index);
     let waivers = attr.waivers_of(index);
     let meta = |p: &str, default: &str| {

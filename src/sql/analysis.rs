@@ -1,7 +1,7 @@
 //! The per-file walk: split, lex, parse, classify each statement; follow
 //! transactions and session settings; judge each statement against the
-//! schema history and the lock table. Runs once per workspace (cached in
-//! `Workspace::sql_analysis`); every MG rule reads the result.
+//! schema history and the lock table. Runs once per run (cached in the
+//! run's `registry::Analyses`); every MG rule reads the result.
 use super::context::{self, FileCtx};
 use super::effects::{self, Effect};
 use super::effects_my;

@@ -14,9 +14,7 @@ use crate::sql::locks::{self, PgMode};
 use crate::sql::ops::Name;
 
 pub fn analysis<'a>(ctx: &RuleCtx<'a>) -> &'a Analysis {
-    ctx.ws
-        .sql_analysis
-        .get_or_init(|| analysis::analyze(ctx.ws, ctx.settings))
+    ctx.sql()
 }
 
 pub fn pg_files<'a>(ctx: &RuleCtx<'a>) -> impl Iterator<Item = &'a FileAnalysis> {

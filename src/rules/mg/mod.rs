@@ -1,6 +1,5 @@
 //! The MG family: migration SQL. Every rule reads the one cached analysis
-//! of the workspace's SQL files (`crate::sql::analysis`); PC009 comes from
-//! the same analysis, so it is registered here.
+//! of the workspace's SQL files (`crate::sql::analysis`).
 use crate::catalog::RuleId;
 use crate::registry::{Check, Entry};
 
@@ -49,7 +48,6 @@ mod mg105_mariadb_expression_default_once;
 mod mg106_mysql_column_references_ignored;
 mod mg107_mysql_add_auto_increment;
 mod mg900_lock_prediction_disagrees;
-mod pc009_sql_statement_not_parsed;
 
 pub fn entries() -> Vec<Entry> {
     vec![
@@ -228,10 +226,6 @@ pub fn entries() -> Vec<Entry> {
         Entry {
             id: RuleId::MG900,
             check: Check::Workspace(mg900_lock_prediction_disagrees::check),
-        },
-        Entry {
-            id: RuleId::PC009,
-            check: Check::Workspace(pc009_sql_statement_not_parsed::check),
         },
     ]
 }

@@ -1,7 +1,10 @@
-//! The PC family: inputs, config and suppressions. These findings come from
-//! the engine while it loads inputs, so their entries carry no check of their own.
+//! The PC family: inputs, config and suppressions. Most of these findings
+//! come from the engine while it loads inputs, so their entries carry no
+//! check of their own; PC009 reads the run's SQL analysis like the MG rules.
 use crate::catalog::RuleId;
 use crate::registry::{Check, Entry};
+
+mod pc009_sql_statement_not_parsed;
 
 pub fn entries() -> Vec<Entry> {
     [
@@ -22,5 +25,9 @@ pub fn entries() -> Vec<Entry> {
         id,
         check: Check::Engine,
     })
+    .chain([Entry {
+        id: RuleId::PC009,
+        check: Check::Workspace(pc009_sql_statement_not_parsed::check),
+    }])
     .collect()
 }

@@ -2,8 +2,8 @@
 //! come from (and whether they differ from it), and who wrote each waiver
 //! line. Read with the user's `git` command; outside a repository, or
 //! without git, the report says so instead.
-use super::model::{Revision, RunFacts};
-use crate::engine::{Outcome, WaivedBy};
+use crate::outcome::{Outcome, WaivedBy};
+use crate::report::model::{Revision, RunFacts};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -11,21 +11,21 @@ use std::process::Command;
 /// paths the run checked (relative to `cwd`), for the dirty flag.
 pub fn gather(outcome: &Outcome, paths: &[PathBuf], cwd: &Path) -> RunFacts {
     let mut facts = RunFacts::of(outcome);
-    facts.revision = revision(&outcome.settings.root, paths, cwd);
+    facts.revision_looked_up = true;
+    facts.revision = revision(&outcome.root, paths, cwd);
     if facts.revision.is_none() {
         return facts;
     }
-    let ws = &outcome.workspace;
     let mut lines: Vec<(String, PathBuf, usize)> = Vec::new();
     for w in &outcome.waived {
         match &w.by {
             WaivedBy::Inline(i) => {
                 let s = &outcome.suppressions[*i];
-                let src = &ws.files[s.file];
+                let src = &outcome.files[s.file];
                 lines.push((src.display.clone(), src.path.clone(), s.line));
             }
             WaivedBy::Baseline { file, line } => {
-                if let Some(path) = &outcome.settings.baseline {
+                if let Some(path) = &outcome.baseline {
                     lines.push((file.clone(), path.clone(), *line));
                 }
             }
@@ -33,7 +33,7 @@ pub fn gather(outcome: &Outcome, paths: &[PathBuf], cwd: &Path) -> RunFacts {
     }
     for s in &outcome.suppressions {
         if matches!(s.defect, Some(("expired", _))) {
-            let src = &ws.files[s.file];
+            let src = &outcome.files[s.file];
             lines.push((src.display.clone(), src.path.clone(), s.line));
         }
     }

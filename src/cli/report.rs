@@ -1,10 +1,11 @@
 //! `platcheck report`: run the engine as `check` does and render the
 //! checklists. The report is a document, not a gate: it exits 0 whatever it
 //! finds (`platcheck check` is the gate).
-use super::{Format, Links, Options};
-use crate::cli::{CliError, FileWrite, Output};
+use super::{CheckArgs, CliError, FileWrite, Output};
 use crate::engine;
+use crate::outcome::Outcome;
 use crate::output;
+use crate::report::{self, Format, Links, Options};
 use crate::settings::Overrides;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -35,8 +36,8 @@ pub struct ReportArgs {
 
 impl ReportArgs {
     /// The same run settings `check` would take.
-    pub fn check_args(&self) -> crate::cli::CheckArgs {
-        crate::cli::CheckArgs {
+    pub fn check_args(&self) -> CheckArgs {
+        CheckArgs {
             paths: self.paths.clone(),
             baseline: self.baseline.clone(),
             no_inline_suppressions: self.no_inline_suppressions,
@@ -77,8 +78,8 @@ pub fn run(
         compact: args.compact,
         links,
     };
-    let facts = super::facts::gather(&outcome, &args.paths, cwd);
-    let text = super::render_model(fmt, &super::model::build(&outcome, facts), &opts);
+    let facts = super::report_facts::gather(&outcome, &args.paths, cwd);
+    let text = report::render_model(fmt, &report::model::build(&outcome, facts), &opts);
     Ok(match &args.output {
         None => Output::Text(text, Vec::new()),
         Some(path) => {
@@ -94,4 +95,24 @@ pub fn run(
             )
         }
     })
+}
+
+/// `check --format markdown|html`: the report of the gating run, with the
+/// same run facts `platcheck report` gives.
+pub fn render_from_check(
+    f: output::Format,
+    outcome: &Outcome,
+    paths: &[PathBuf],
+    cwd: &Path,
+) -> String {
+    let fmt = match f {
+        output::Format::Html => Format::Html,
+        _ => Format::Markdown,
+    };
+    let facts = super::report_facts::gather(outcome, paths, cwd);
+    report::render_model(
+        fmt,
+        &report::model::build(outcome, facts),
+        &Options::default(),
+    )
 }
