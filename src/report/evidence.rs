@@ -1,7 +1,8 @@
 //! Contract values as evidence: which of an item's fields are present, which
 //! are missing (exactly, element by element: `consumers[billing].retry.jitter`),
 //! and which are present with a value that does not satisfy the item.
-use super::checklist::{Cond, Field, Scalar, When};
+use super::checklist::{Field, Scalar};
+use super::when::{holds, scalar_is};
 use crate::contracts::Contract;
 use crate::contracts::units::{self, Duration};
 use crate::contracts::yaml::{Node, Value};
@@ -253,15 +254,6 @@ fn full(at: &Path, rest: &[&str]) -> Path {
     rest.iter().fold(at.clone(), |p, seg| p.key(seg))
 }
 
-fn scalar_is(node: &Node, s: &Scalar) -> bool {
-    match (s, &node.value) {
-        (Scalar::Bool(b), Value::Bool(v)) => b == v,
-        (Scalar::Int(i), Value::Int(v)) => i == v,
-        (Scalar::Str(t), Value::Str(v)) => t == v,
-        _ => false,
-    }
-}
-
 fn duration_of(node: &Node) -> Option<Duration> {
     match &node.value {
         Value::Str(s) => Duration::parse(s).ok(),
@@ -284,78 +276,6 @@ fn relative<'a>(root: &'a Node, base: Option<&'a Node>, pointer: &str) -> Option
         base?.pointer(&format!("/{pointer}"))
     }
     .filter(|n| !n.is_null())
-}
-
-/// Every non-null node a pointer with `*` names.
-pub fn resolve_all<'a>(node: &'a Node, pointer: &str) -> Vec<&'a Node> {
-    fn go<'a>(node: &'a Node, rest: &[&str], out: &mut Vec<&'a Node>) {
-        let Some((head, tail)) = rest.split_first() else {
-            if !node.is_null() {
-                out.push(node);
-            }
-            return;
-        };
-        match (&node.value, *head) {
-            (Value::Seq(items), "*") => items.iter().for_each(|i| go(i, tail, out)),
-            (Value::Map(entries), "*") => entries.iter().for_each(|(_, v)| go(v, tail, out)),
-            (Value::Map(_), key) => {
-                if let Some(child) = node.get(key) {
-                    go(child, tail, out);
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    let segments: Vec<&str> = pointer.trim_start_matches('/').split('/').collect();
-    go(node, &segments, &mut out);
-    out
-}
-
-/// Whether a `when` holds; `None` when a relative condition has no element.
-pub fn holds(when: &When, root: &Node, element: Option<&Node>) -> Option<bool> {
-    let mut all = true;
-    for c in when.conds() {
-        all &= cond(c, root, element)?;
-    }
-    Some(all)
-}
-
-fn cond(c: &Cond, root: &Node, element: Option<&Node>) -> Option<bool> {
-    match c {
-        Cond::Any { any } => {
-            let mut unknown = false;
-            for c in any {
-                match cond(c, root, element) {
-                    Some(true) => return Some(true),
-                    Some(false) => {}
-                    None => unknown = true,
-                }
-            }
-            (!unknown).then_some(false)
-        }
-        Cond::Field(f) => {
-            let nodes = if f.field.starts_with('/') {
-                resolve_all(root, &f.field)
-            } else {
-                resolve_all(element?, &f.field)
-            };
-            let mut ok = true;
-            if let Some(p) = f.present {
-                ok &= nodes.is_empty() != p;
-            }
-            if let Some(list) = &f.one_of {
-                ok &= nodes.iter().any(|n| list.iter().any(|s| scalar_is(n, s)));
-            }
-            if let Some(list) = &f.not_in {
-                ok &= !nodes.iter().any(|n| list.iter().any(|s| scalar_is(n, s)));
-            }
-            if let Some(min) = f.min {
-                ok &= nodes.iter().any(|n| n.as_f64().is_some_and(|v| v >= min));
-            }
-            Some(ok)
-        }
-    }
 }
 
 /// A scalar as written, a sequence of scalars joined, or a short

@@ -140,7 +140,7 @@ fn migrations_checked(
 
 fn unchecked(outcome: &Outcome, facts: &RunFacts, c: &Contract, need: &Need) -> Option<Unchecked> {
     if let Some(w) = &need.when
-        && evidence::holds(w, &c.root, None) != Some(true)
+        && super::when::holds(w, &c.root, None) != Some(true)
     {
         return None;
     }

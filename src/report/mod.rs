@@ -14,7 +14,9 @@ mod html_items;
 pub mod json;
 mod judge;
 pub mod markdown;
+mod markdown_items;
 pub mod model;
+pub mod when;
 
 use crate::outcome::Outcome;
 use crate::source::normalize;
