@@ -6,6 +6,7 @@
 #   - every workflow, the action and the documented workflow: check-jsonschema,
 #     actionlint (action.yml as a workflow, see action_as_workflow.py), zizmor;
 #     and every script through ShellCheck;
+#   - the launch report's JSON against schemas/report.schema.json;
 #   - pre-commit: the platcheck hook (the wheel, no Rust toolchain) from a tagged
 #     clone, and the platcheck-system hook;
 #   - cargo publish --dry-run.
@@ -55,6 +56,11 @@ echo "-- zizmor: the workflows, action.yml, the documented workflow"
 "$tools/zizmor" --offline --no-progress --config .github/zizmor.yml \
   .github/workflows/*.yml action.yml "$work/platcheck.yml"
 
+echo "-- check-jsonschema: the launch report's JSON against schemas/report.schema.json"
+cargo build --quiet
+target/debug/platcheck report examples/violations --format json > "$work/report.json"
+"$tools/check-jsonschema" --schemafile schemas/report.schema.json "$work/report.json"
+
 echo "-- wheel: maturin build (bindings = bin)"
 wheels="$project/target/wheels"
 rm -rf -- "$wheels"
@@ -75,7 +81,6 @@ set +e
 status=$?
 set -e
 [ "$status" = 1 ] || fail "examples/violations through the wheel exited $status, not 1"
-cargo build --quiet
 target/debug/platcheck check --format=json examples/violations > "$work/cargo.json" || true
 cmp -s "$work/wheel.json" "$work/cargo.json" || fail "the wheel's findings on examples/violations differ from the cargo build's"
 echo "examples/violations: $(grep -c '^      "rule": ' "$work/wheel.json") findings, as cargo's build reports"
