@@ -1,10 +1,15 @@
-//! The per-file walk: split, lex, parse, classify each statement; follow
-//! transactions and session settings; judge each statement against the
-//! schema history and the lock table. Runs once per workspace (cached in
-//! `Workspace::sql_analysis`); every MG rule reads the result.
-use super::context::{self, FileCtx};
+//! The replay: each history (`history::plan`) in the tool's order, one
+//! schema model per history, starting from its dumps; each down script
+//! judged on a copy of the model after its own up step, so nothing a down
+//! script does leaks forward. Per script: split, lex, parse, classify each
+//! statement; follow transactions and session settings; judge each
+//! statement against the schema so far and the lock table. Runs once per
+//! workspace (cached in `Workspace::sql_analysis`); every MG rule reads the
+//! result.
+use super::context::FileCtx;
 use super::effects::{self, Effect};
 use super::effects_my;
+use super::history::{self, Problem, TxMode, Unit};
 use super::lexer::{self, Token};
 use super::locks::{self, Algorithm, MyPlan, PgMode};
 use super::ops::{Name, Op};
@@ -24,7 +29,8 @@ pub const TOKEN_LIMIT: usize = 20_000;
 
 #[derive(Debug)]
 pub struct Stmt {
-    /// 1-based position in the file.
+    /// 1-based position in its script: the file, or the section or
+    /// changeset of it that the tool runs as one.
     pub index: usize,
     /// The statement text in the file (no leading comments, no terminator).
     pub span: Span,
@@ -46,18 +52,38 @@ pub struct Stmt {
     pub plan: Option<MyPlan>,
 }
 
+/// Where a script sits in its history.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Role {
+    /// A forward step (or a script outside any layout).
+    #[default]
+    Up,
+    /// A down/undo/revert/rollback script, judged on the schema after its
+    /// own up step; `note` is appended to its findings' messages.
+    Down { note: String },
+}
+
+/// One script: a file, or the part of one the tool runs as a unit.
 #[derive(Debug)]
 pub struct FileAnalysis {
     pub file: usize,
     pub ctx: FileCtx,
     pub stmts: Vec<Stmt>,
-    /// Tables, views and indexes created in this file → index of the creating statement.
+    /// Tables, views and indexes created in this script → index of the creating statement.
     pub created: HashMap<String, usize>,
+    pub role: Role,
+    /// `(offset, text)` when the script's text differs from the file's
+    /// inside its statements (a rollback spread over `--rollback` lines).
+    pub window: Option<(usize, String)>,
+    /// Whose transaction a statement with `tx == Some(0)` runs in.
+    pub tool_tx: String,
 }
 
 #[derive(Debug, Default)]
 pub struct Analysis {
     pub files: Vec<FileAnalysis>,
+    /// Bad or skipped inputs found while reading the histories (PC012–PC016).
+    pub problems: Vec<Problem>,
 }
 
 impl FileAnalysis {
@@ -120,17 +146,69 @@ pub fn my_mode(p: MyPlan) -> String {
 }
 
 pub fn analyze(ws: &Workspace, settings: &Settings) -> Analysis {
-    let mut models: HashMap<String, Model> = HashMap::new();
-    let mut order: Vec<usize> = ws.sql.clone();
-    order.sort_by(|a, b| ws.files[*a].display.cmp(&ws.files[*b].display));
+    let hist = history::plan(ws, settings);
     let mut files = Vec::new();
-    let owners = context::migration_owners(ws, settings);
-    for file in order {
-        let ctx = context::for_file(ws, settings, &owners, file);
-        let model = models.entry(ctx.scope.clone()).or_default();
-        files.push(analyze_file(&ws.files[file].text, file, ctx, model));
+    for g in &hist.groups {
+        let mut model = Model::default();
+        // The dumps only seed the model: they are never linted.
+        for u in &g.baseline {
+            run(ws, &hist, u, &TxMode::None, Role::Up, &mut model);
+        }
+        for step in &g.steps {
+            let up = run(
+                ws,
+                &hist,
+                &step.up,
+                &g.tx.mode(&step.up),
+                Role::Up,
+                &mut model,
+            );
+            files.push(up);
+            if !settings.sql.lint_down {
+                continue;
+            }
+            for d in &step.downs {
+                let mut after_up = model.clone();
+                let note = format!(
+                    " ({}: judged against the schema after {})",
+                    d.label, step.up.label
+                );
+                let role = Role::Down { note };
+                files.push(run(ws, &hist, d, &g.tx.mode(d), role, &mut after_up));
+            }
+        }
     }
-    Analysis { files }
+    Analysis {
+        files,
+        problems: hist.problems,
+    }
+}
+
+fn run(
+    ws: &Workspace,
+    hist: &history::History,
+    unit: &Unit,
+    tx: &TxMode,
+    role: Role,
+    model: &mut Model,
+) -> FileAnalysis {
+    let full = &ws.files[unit.file].text;
+    let (base, text) = unit.window(full);
+    // Every unit comes from a file `plan` gave a context.
+    let mut ctx = hist.ctx[&unit.file].clone();
+    ctx.in_transaction = *tx != TxMode::None;
+    let src = Source {
+        text: &text,
+        base,
+        blocks: &unit.blocks,
+        tx: tx.clone(),
+    };
+    let mut fa = analyze_source(&src, unit.file, ctx, model);
+    fa.role = role;
+    if unit.keep.as_ref().is_some_and(|k| k.len() > 1) {
+        fa.window = Some((base, text.into_owned()));
+    }
+    fa
 }
 
 fn kind_of(op: Option<&Op>, toks: &[Token], text: &str) -> String {
@@ -193,10 +271,107 @@ impl Session {
     }
 }
 
+/// A script to analyse: `text` starts at offset `base` of its file.
+pub struct Source<'a> {
+    pub text: &'a str,
+    pub base: usize,
+    /// File ranges the tool sends as one statement.
+    pub blocks: &'a [Span],
+    pub tx: TxMode,
+}
+
+/// One whole file, outside any history (`platcheck verify` replays its own).
 pub fn analyze_file(text: &str, file: usize, ctx: FileCtx, model: &mut Model) -> FileAnalysis {
+    let tx = if ctx.in_transaction {
+        TxMode::Whole("the migration tool's transaction (sql.assume_in_transaction)".into())
+    } else {
+        TxMode::None
+    };
+    let src = Source {
+        text,
+        base: 0,
+        blocks: &[],
+        tx,
+    };
+    analyze_source(&src, file, ctx, model)
+}
+
+/// A statement before the session walk.
+struct Pre {
+    piece: split::Piece,
+    op: Option<Op>,
+    parsed: Parsed,
+    kind: String,
+    /// Flyway runs it outside a transaction (its PostgreSQL parser's list).
+    flyway_outside: bool,
+}
+
+/// The statement pieces, with each tool block (`StatementBegin` … `End`)
+/// joined into one.
+fn pieces(src: &Source, dialect: Dialect) -> Vec<split::Piece> {
+    let mut out: Vec<split::Piece> = Vec::new();
+    let block_of = |at: usize| {
+        src.blocks
+            .iter()
+            .position(|b| b.start <= src.base + at && src.base + at < b.end)
+    };
+    let mut last_block = None;
+    for p in split::split(src.text, dialect) {
+        if !p.is_statement() {
+            continue;
+        }
+        let blk = block_of(p.body.start);
+        if blk.is_some()
+            && blk == last_block
+            && let Some(prev) = out.last_mut()
+        {
+            prev.body.end = p.body.end;
+            prev.span.end = p.span.end;
+            if prev.error.is_none() {
+                prev.error = p.error;
+            }
+            continue;
+        }
+        last_block = blk;
+        out.push(p);
+    }
+    out
+}
+
+pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Model) -> FileAnalysis {
     let dialect = ctx.dialect;
+    let text = src.text;
+    let pre: Vec<Pre> = pieces(src, dialect)
+        .into_iter()
+        .map(|piece| {
+            let body = &text[piece.body.start..piece.body.end];
+            let toks = lexer::tokens(body, dialect, TOKEN_LIMIT);
+            let op = classify::classify(body, &toks, dialect);
+            let parsed = if piece.error.is_some() {
+                Parsed::Skipped
+            } else {
+                parse::parse(body, &toks, dialect)
+            };
+            let kind = kind_of(op.as_ref(), &toks, body);
+            let flyway_outside = history::flyway_runs_outside_transaction(body, &toks);
+            Pre {
+                piece,
+                op,
+                parsed,
+                kind,
+                flyway_outside,
+            }
+        })
+        .collect();
+    let wrapped = dialect == Dialect::Postgres
+        && match &src.tx {
+            TxMode::None => false,
+            TxMode::Whole(_) => true,
+            TxMode::Flyway => !pre.iter().all(|p| p.flyway_outside),
+            TxMode::Implicit => pre.len() > 1,
+        };
     let mut s = Session {
-        tx: (ctx.in_transaction && dialect == Dialect::Postgres).then_some(0),
+        tx: wrapped.then_some(0),
         next_tx: 0,
         lock_timeout: false,
         statement_timeout: false,
@@ -204,27 +379,19 @@ pub fn analyze_file(text: &str, file: usize, ctx: FileCtx, model: &mut Model) ->
     };
     let mut stmts = Vec::new();
     let mut created = HashMap::new();
-    for piece in split::split(text, dialect) {
-        if !piece.is_statement() {
-            continue;
-        }
-        let body = &text[piece.body.start..piece.body.end];
-        let toks = lexer::tokens(body, dialect, TOKEN_LIMIT);
-        let op = classify::classify(body, &toks, dialect);
-        let parsed = if piece.error.is_some() {
-            Parsed::Skipped
-        } else {
-            parse::parse(body, &toks, dialect)
-        };
+    for p in pre {
         let index = stmts.len() + 1;
-        let kind = kind_of(op.as_ref(), &toks, body);
+        let shift = |sp: Span| Span::new(sp.start + src.base, sp.end + src.base);
         let mut st = Stmt {
             index,
-            span: piece.body,
-            kind,
+            span: shift(p.piece.body),
+            kind: p.kind,
             op: None,
-            parsed,
-            split_error: piece.error,
+            parsed: p.parsed,
+            split_error: p.piece.error.map(|mut e| {
+                e.at += src.base;
+                e
+            }),
             tx: s.tx,
             lock_timeout: s.lock_timeout,
             statement_timeout: s.statement_timeout,
@@ -235,7 +402,7 @@ pub fn analyze_file(text: &str, file: usize, ctx: FileCtx, model: &mut Model) ->
             scan: false,
             plan: None,
         };
-        if let Some(op) = op {
+        if let Some(op) = p.op {
             s.apply(&op, dialect);
             if let Op::CreateTable { name, .. } | Op::CreateView { name, .. } = &op {
                 created.insert(name.name.clone(), index);
@@ -254,6 +421,9 @@ pub fn analyze_file(text: &str, file: usize, ctx: FileCtx, model: &mut Model) ->
         ctx,
         stmts,
         created,
+        role: Role::Up,
+        window: None,
+        tool_tx: src.tx.why(),
     }
 }
 

@@ -7,6 +7,7 @@ pub mod classify;
 pub mod context;
 pub mod effects;
 pub mod effects_my;
+pub mod history;
 pub mod lexer;
 pub mod locks;
 pub mod ops;

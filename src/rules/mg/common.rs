@@ -3,10 +3,11 @@
 //! wording of locks and heat in messages.
 use crate::catalog::RuleId;
 use crate::emit::Report;
+use crate::emit::Sink;
 use crate::finding::Severity;
 use crate::registry::RuleCtx;
 use crate::source::Span;
-use crate::sql::analysis::{self, Analysis, FileAnalysis, Stmt};
+use crate::sql::analysis::{self, Analysis, FileAnalysis, Role, Stmt};
 use crate::sql::context::Heat;
 use crate::sql::effects::Effect;
 use crate::sql::lexer::{self, Tok};
@@ -33,9 +34,29 @@ pub fn my_files<'a>(ctx: &RuleCtx<'a>) -> impl Iterator<Item = &'a FileAnalysis>
         .filter(|f| f.ctx.dialect.is_mysql())
 }
 
-/// The statement's text.
-pub fn text<'a>(ctx: &RuleCtx<'a>, fa: &FileAnalysis, st: &Stmt) -> &'a str {
-    &ctx.ws.files[fa.file].text[st.span.start..st.span.end]
+/// The statement's text (as the script has it: a rollback's `--rollback`
+/// prefixes are not part of it).
+pub fn text<'a>(ctx: &RuleCtx<'a>, fa: &'a FileAnalysis, st: &Stmt) -> &'a str {
+    match &fa.window {
+        Some((base, t)) => &t[st.span.start - base..st.span.end - base],
+        None => &ctx.ws.files[fa.file].text[st.span.start..st.span.end],
+    }
+}
+
+/// The `note` a finding in a down script carries (which up step it was
+/// judged after).
+pub fn role_note(fa: &FileAnalysis) -> Option<&str> {
+    match &fa.role {
+        Role::Down { note } => Some(note),
+        Role::Up => None,
+    }
+}
+
+/// The history problems of one rule (PC012–PC016), as findings.
+pub fn history_problems(ctx: &RuleCtx, rule: RuleId, sink: &mut Sink) {
+    for p in analysis(ctx).problems.iter().filter(|p| p.rule == rule) {
+        sink.push(Report::new(rule, p.file, p.span).var("detail", &p.detail));
+    }
 }
 
 /// A report at the statement's first line, with its lock facts.
@@ -50,6 +71,7 @@ pub fn report(ctx: &RuleCtx, rule: RuleId, fa: &FileAnalysis, st: &Stmt) -> Repo
     )
     .sql(st.facts(&fa.ctx))
     .var("statement", st.index)
+    .note(role_note(fa))
 }
 
 /// Error on a hot or large table, warning otherwise.
