@@ -51,13 +51,14 @@ pub fn classify(path: &Path) -> Option<FileClass> {
 /// Migration inputs beyond `*.sql`: SQL under a dialect suffix
 /// (Synapse's `x.sql.postgres`, `x.sql.sqlite`; the history maps each to
 /// its dialect or skips it with a reason), and the files migration tools
-/// read beside the SQL (`sqitch.plan`, Flyway's `V1__x.sql.conf`, diesel's
-/// `metadata.toml` next to an `up.sql`).
+/// read beside the SQL (`sqitch.plan`, Flyway's `V1__x.sql.conf` and
+/// `flyway.conf`/`flyway.toml`, diesel's `metadata.toml` next to an `up.sql`).
 fn is_migration_input(path: &Path) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return false;
     };
-    if name == "sqitch.plan" || name.ends_with(".sql.conf") {
+    if matches!(name, "sqitch.plan" | "flyway.conf" | "flyway.toml") || name.ends_with(".sql.conf")
+    {
         return true;
     }
     if name == "metadata.toml" {

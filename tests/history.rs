@@ -250,6 +250,48 @@ fn the_tool_decides_the_transaction() {
 }
 
 #[test]
+fn flyway_project_configuration_is_read_where_flyway_reads_it() {
+    let mixed =
+        "ALTER TABLE orders ADD COLUMN note text;\nCREATE INDEX CONCURRENTLY i ON orders (note);\n";
+    let files = |conf: (&'static str, &'static str)| {
+        vec![
+            ("platcheck.yaml", "version: 1\n"),
+            conf,
+            (
+                "db/migration/V1__orders.sql",
+                "CREATE TABLE orders (id bigint, status text);\n",
+            ),
+            ("db/migration/V2__mixed.sql", mixed),
+        ]
+    };
+    let mg003 = |out: &Outcome| of(out, RuleId::MG003).len();
+    // mixed = true: the migration runs outside a transaction as a whole.
+    assert_eq!(
+        mg003(&run_dir(&files(("flyway.conf", "flyway.mixed=true\n")))),
+        0
+    );
+    assert_eq!(
+        mg003(&run_dir(&files((
+            "flyway.toml",
+            "[environments.default]\nurl = \"jdbc:postgresql://db/shop\"\n\n[flyway]\nexecuteInTransaction = false\n"
+        )))),
+        0
+    );
+    // A configuration beside another project, or commented out, is not this one's.
+    assert_eq!(
+        mg003(&run_dir(&files((
+            "other/flyway.conf",
+            "flyway.mixed=true\n"
+        )))),
+        1
+    );
+    assert_eq!(
+        mg003(&run_dir(&files(("flyway.conf", "# flyway.mixed=true\n")))),
+        1
+    );
+}
+
+#[test]
 fn golang_migrate_files_are_one_implicit_transaction() {
     let out = run_dir(&[
         ("platcheck.yaml", "version: 1\n"),

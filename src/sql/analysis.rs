@@ -368,6 +368,7 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Model
             TxMode::None => false,
             TxMode::Whole(_) => true,
             TxMode::Flyway => !pre.iter().all(|p| p.flyway_outside),
+            TxMode::FlywayMixed => !pre.iter().any(|p| p.flyway_outside),
             TxMode::Implicit => pre.len() > 1,
         };
     let mut s = Session {

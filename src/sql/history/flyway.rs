@@ -125,7 +125,48 @@ fn opts_out(conf: &str) -> bool {
     })
 }
 
+/// `executeInTransaction` and `mixed` from the nearest `flyway.conf`
+/// (`flyway.mixed=true`) or `flyway.toml` (`mixed = true` under `[flyway]`).
+fn project_settings(projects: &[Input]) -> (bool, bool) {
+    let Some(p) = projects.first() else {
+        return (false, false);
+    };
+    let toml = p.name.ends_with(".toml");
+    let mut section = String::new();
+    let (mut no_tx, mut mixed) = (false, false);
+    for (_, line) in names::lines(p.text) {
+        let l = line.split('#').next().unwrap_or("").trim();
+        if toml && l.starts_with('[') {
+            section = l.trim_matches(['[', ']']).trim().to_string();
+            continue;
+        }
+        let Some((k, v)) = l.split_once('=') else {
+            continue;
+        };
+        let (k, v) = (k.trim(), v.trim().trim_matches('"'));
+        let key = if toml {
+            if section != "flyway" {
+                continue;
+            }
+            k
+        } else {
+            let Some(k) = k.strip_prefix("flyway.") else {
+                continue;
+            };
+            k
+        };
+        match key {
+            "executeInTransaction" => no_tx = v.eq_ignore_ascii_case("false"),
+            "mixed" => mixed = v.eq_ignore_ascii_case("true"),
+            _ => {}
+        }
+    }
+    (no_tx, mixed)
+}
+
 pub fn read(b: &mut Build, inputs: Vec<Input>, metas: &[Input]) {
+    let (project_no_tx, mixed) = project_settings(&b.projects);
+    b.flyway_mixed = mixed;
     let mut versioned: BTreeMap<VersionKey, Vec<Input>> = BTreeMap::new();
     let mut undos: BTreeMap<VersionKey, Vec<Input>> = BTreeMap::new();
     let mut baselines: Vec<(Version, Input)> = Vec::new();
@@ -157,7 +198,7 @@ pub fn read(b: &mut Build, inputs: Vec<Input>, metas: &[Input]) {
     }
     let no_tx = |inp: &Input| {
         let conf = format!("{}.conf", inp.rel);
-        metas.iter().any(|m| m.rel == conf && opts_out(m.text))
+        project_no_tx || metas.iter().any(|m| m.rel == conf && opts_out(m.text))
     };
     if let Some((_, newest)) = baselines.into_iter().max_by(|a, b| a.0.cmp(&b.0)) {
         b.baseline

@@ -165,6 +165,11 @@ pub(crate) struct Build<'p> {
     pub steps: Vec<Step>,
     pub baseline: Vec<Unit>,
     pub problems: &'p mut Vec<Problem>,
+    /// Tool project configuration files (`flyway.conf`) at or above the group.
+    pub projects: Vec<Input<'p>>,
+    /// Flyway's `mixed = true`: a migration with a statement that cannot
+    /// run in a transaction runs outside one entirely.
+    pub flyway_mixed: bool,
 }
 
 impl Build<'_> {
@@ -194,9 +199,16 @@ pub fn plan(ws: &Workspace, settings: &Settings) -> History {
         .collect();
     let mut hist = History::default();
     let mut groups: BTreeMap<String, (PathBuf, Origin, Vec<usize>)> = BTreeMap::new();
+    let mut projects = Vec::new();
     for &file in &ws.sql {
-        let (ctx, origin) = context::for_file_with(ws, settings, &owners, file);
         let path = normalize(&ws.files[file].path);
+        if let Some(n) = path.file_name().and_then(|n| n.to_str())
+            && names::is_project_config(n)
+        {
+            projects.push(file);
+            continue;
+        }
+        let (ctx, origin) = context::for_file_with(ws, settings, &owners, file);
         let (key, dir) = match &origin.cluster_dir {
             Some(d) => (ctx.scope.clone(), d.clone()),
             None => {
@@ -212,7 +224,15 @@ pub fn plan(ws: &Workspace, settings: &Settings) -> History {
         hist.ctx.insert(file, ctx);
     }
     for (key, (dir, origin, files)) in groups {
-        let group = build_group(ws, settings, key, &dir, &origin, files, &mut hist.problems);
+        let group = build_group(
+            ws,
+            settings,
+            (key, &dir),
+            &origin,
+            files,
+            &projects,
+            &mut hist.problems,
+        );
         hist.groups.push(group);
     }
     hist
@@ -258,13 +278,13 @@ fn migrations_dir(path: &Path, sql_files: &HashSet<PathBuf>) -> PathBuf {
     dir
 }
 
-fn build_group(
-    ws: &Workspace,
+fn build_group<'w>(
+    ws: &'w Workspace,
     settings: &Settings,
-    name: String,
-    dir: &Path,
+    (name, dir): (String, &Path),
     origin: &Origin,
     mut files: Vec<usize>,
+    projects: &[usize],
     problems: &mut Vec<Problem>,
 ) -> Group {
     // The tool's order never depends on the order files were found in.
@@ -335,11 +355,29 @@ fn build_group(
     }
     let requested = origin.layout;
     let layout = requested.unwrap_or_else(|| layout::detect(&inputs, &metas));
+    // The nearest project configuration at or above the group wins.
+    let mut projects: Vec<Input<'w>> = projects
+        .iter()
+        .filter_map(|&f| {
+            let path = normalize(&ws.files[f].path);
+            let name = path.file_name()?.to_string_lossy().to_string();
+            dir.starts_with(path.parent()?).then(|| Input {
+                file: f,
+                rel: path.display().to_string(),
+                name,
+                flavor: None,
+                text: &ws.files[f].text,
+            })
+        })
+        .collect();
+    projects.sort_by_key(|p| std::cmp::Reverse(p.rel.len()));
     let mut b = Build {
         flavor,
         steps: Vec::new(),
         baseline: Vec::new(),
         problems,
+        projects,
+        flyway_mixed: false,
     };
     // Schema dumps are the starting schema in every layout.
     let baseline_path = origin.baseline.as_ref().map(|p| normalize(p));
@@ -365,7 +403,8 @@ fn build_group(
         Layout::Sqitch => sqitch::read(&mut b, inputs, &metas),
         Layout::Plain => plain::read(&mut b, inputs),
     }
-    let tx = TxPolicy::new(origin.tool, settings, layout, flavor);
+    let mut tx = TxPolicy::new(origin.tool, settings, layout, flavor);
+    tx.flyway_mixed = b.flyway_mixed;
     Group {
         name,
         layout,

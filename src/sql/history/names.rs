@@ -138,6 +138,12 @@ pub fn is_sidecar(name: &str) -> bool {
     name == "sqitch.plan" || name == "metadata.toml" || name.ends_with(".sql.conf")
 }
 
+/// A tool's project configuration, which applies to every migrations
+/// directory below it (Flyway's `flyway.conf` / `flyway.toml`).
+pub fn is_project_config(name: &str) -> bool {
+    matches!(name, "flyway.conf" | "flyway.toml")
+}
+
 /// Compares names the way people number them: digit runs by value, so
 /// `9_x` < `10_x` and `v0.9` < `v0.10`; otherwise byte order.
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {

@@ -80,10 +80,12 @@ impl Tool {
     }
 
     /// What the tool does with a script by default.
-    fn mode(self, flavor: Flavor) -> TxMode {
+    fn mode(self, flavor: Flavor, flyway_mixed: bool) -> TxMode {
         match self {
             // Flyway runs a migration outside a transaction only when every
-            // statement in it is one PostgreSQL refuses in a transaction block.
+            // statement in it is one PostgreSQL refuses in a transaction
+            // block (with `mixed`, when any is).
+            Tool::Flyway if flyway_mixed => TxMode::FlywayMixed,
             Tool::Flyway => TxMode::Flyway,
             // The postgres driver sends the whole file as one query, which
             // PostgreSQL runs as one implicit transaction when it holds
@@ -114,6 +116,9 @@ pub enum TxMode {
     Whole(String),
     /// Flyway: one transaction, unless every statement must run outside one.
     Flyway,
+    /// Flyway with `mixed = true`: one transaction, unless any statement
+    /// must run outside one.
+    FlywayMixed,
     /// One implicit transaction when the script has more than one statement.
     Implicit,
 }
@@ -125,6 +130,7 @@ impl TxMode {
             TxMode::None => String::new(),
             TxMode::Whole(w) => w.clone(),
             TxMode::Flyway => "the transaction Flyway runs this migration in (its other statements can run in one, so Flyway does not run the file outside a transaction)".into(),
+            TxMode::FlywayMixed => "the transaction Flyway runs this migration in".into(),
             TxMode::Implicit => "the implicit transaction PostgreSQL gives a multi-statement query (golang-migrate sends the whole file as one)".into(),
         }
     }
@@ -140,6 +146,8 @@ pub struct TxPolicy {
     /// `-- +goose NO TRANSACTION`; Alembic does not).
     honour_directives: bool,
     flavor: Flavor,
+    /// Flyway's project configuration says `mixed = true`.
+    pub flyway_mixed: bool,
 }
 
 impl TxPolicy {
@@ -156,6 +164,7 @@ impl TxPolicy {
                 assumed: false,
                 honour_directives: Some(t) == implied,
                 flavor,
+                flyway_mixed: false,
             };
         }
         let assume_set = settings
@@ -170,6 +179,7 @@ impl TxPolicy {
                 assumed: settings.sql.assume_in_transaction,
                 honour_directives: true,
                 flavor,
+                flyway_mixed: false,
             };
         }
         TxPolicy {
@@ -177,6 +187,7 @@ impl TxPolicy {
             assumed: false,
             honour_directives: true,
             flavor,
+            flyway_mixed: false,
         }
     }
 
@@ -185,7 +196,7 @@ impl TxPolicy {
             return TxMode::None;
         }
         match self.tool {
-            Some(t) => t.mode(self.flavor),
+            Some(t) => t.mode(self.flavor, self.flyway_mixed),
             None if self.assumed => {
                 TxMode::Whole("the migration tool's transaction (sql.assume_in_transaction)".into())
             }
