@@ -488,3 +488,67 @@ proptest! {
         prop_assert_eq!(findings_of(&files, &shuffled), findings_of(&files, &sorted));
     }
 }
+
+/// Lines a migration file of any layout might hold, to build odd files from.
+const LINES: &[&str] = &[
+    "-- migrate:up",
+    "-- migrate:down transaction:false",
+    "-- +goose Up",
+    "-- +goose Down",
+    "-- +goose StatementBegin",
+    "-- +goose StatementEnd",
+    "-- +goose NO TRANSACTION",
+    "-- +migrate Up notransaction",
+    "-- +migrate Down",
+    "--liquibase formatted sql",
+    "--changeset a:1 runInTransaction:false",
+    "--changeset broken",
+    "--rollback DROP TABLE t;",
+    "/* liquibase rollback",
+    "*/",
+    "CREATE TABLE t (a int, b text);",
+    "CREATE INDEX CONCURRENTLY i ON t (a);",
+    "ALTER TABLE t ALTER COLUMN b TYPE varchar(10);",
+    "UPDATE t SET a = 1;",
+    "'unterminated",
+    "$$ body",
+    "é ünïcode",
+    "",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Any mix of directive lines and SQL, under any layout's file name:
+    /// no internal error, every finding inside its file.
+    #[test]
+    fn odd_files_never_break_the_history(
+        lines in proptest::collection::vec(proptest::sample::select(LINES), 0..14),
+        name in proptest::sample::select(&[
+            "db/20240101000001_a.sql",
+            "m/00001_a.sql",
+            "c/changelog.sql",
+            "f/V1__a.sql",
+            "g/1_a.up.sql",
+            "g/1_a.down.sql",
+            "d/2024-01-01-000001_a/up.sql",
+            "s/deploy/a.sql",
+        ][..]),
+    ) {
+        let text = lines.join("\n");
+        let mut files = vec![(name.to_string(), platcheck::discover::FileClass::Sql, text.clone())];
+        if name.starts_with("s/") {
+            files.push((
+                "s/sqitch.plan".into(),
+                platcheck::discover::FileClass::Sql,
+                "%project=p\na 2024-01-01T00:00:00Z A <a@x>\nb 2024-01-02T00:00:00Z A <a@x>\n".into(),
+            ));
+        }
+        let settings = platcheck::settings::Settings::defaults(".".into());
+        let out = engine::run_sources(files, settings, Path::new(".")).expect("runs");
+        for f in &out.findings {
+            prop_assert_ne!(f.rule, RuleId::PC000, "{}", f.message);
+            prop_assert!(f.line >= 1 && f.column >= 1);
+        }
+    }
+}
