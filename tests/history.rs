@@ -292,6 +292,36 @@ fn flyway_project_configuration_is_read_where_flyway_reads_it() {
 }
 
 #[test]
+fn popx_steps_of_one_change_see_its_tables_as_new() {
+    let out = run_dir(&[
+        ("platcheck.yaml", "version: 1\n"),
+        (
+            "m/20240101000001000000_tokens.postgres.up.sql",
+            "CREATE TABLE tokens (id uuid PRIMARY KEY, flow_id uuid);\n",
+        ),
+        // The next step of the same change (same 14-digit timestamp): the
+        // table ships in this deploy, so nobody is using it yet.
+        (
+            "m/20240101000001000001_tokens.postgres.up.sql",
+            "CREATE INDEX tokens_flow_idx ON tokens (flow_id);\n",
+        ),
+        // A later change: the table is in use by then.
+        (
+            "m/20240202000000000000_tokens_again.postgres.up.sql",
+            "CREATE INDEX tokens_id_flow_idx ON tokens (id, flow_id);\n",
+        ),
+    ]);
+    let files: Vec<&str> = of(&out, RuleId::MG001)
+        .iter()
+        .map(|f| f.file.as_str())
+        .collect();
+    assert_eq!(
+        files,
+        ["m/20240202000000000000_tokens_again.postgres.up.sql"]
+    );
+}
+
+#[test]
 fn golang_migrate_files_are_one_implicit_transaction() {
     let out = run_dir(&[
         ("platcheck.yaml", "version: 1\n"),

@@ -69,7 +69,8 @@ pub struct FileAnalysis {
     pub file: usize,
     pub ctx: FileCtx,
     pub stmts: Vec<Stmt>,
-    /// Tables, views and indexes created in this script → index of the creating statement.
+    /// Tables, views and indexes created in this script → index of the
+    /// creating statement (0: by an earlier step of the same change).
     pub created: HashMap<String, usize>,
     pub role: Role,
     /// `(offset, text)` when the script's text differs from the file's
@@ -154,15 +155,24 @@ pub fn analyze(ws: &Workspace, settings: &Settings) -> Analysis {
         for u in &g.baseline {
             run(ws, &hist, u, &TxMode::None, Role::Up, &mut model);
         }
+        // Objects created by earlier steps of the change being replayed:
+        // they ship in the same deploy, so nobody can be using them yet.
+        let mut change: Option<&str> = None;
+        let mut fresh: Vec<String> = Vec::new();
         for step in &g.steps {
-            let up = run(
-                ws,
-                &hist,
-                &step.up,
-                &g.tx.mode(&step.up),
-                Role::Up,
-                &mut model,
-            );
+            if step.change.is_none() || step.change.as_deref() != change {
+                fresh.clear();
+            }
+            change = step.change.as_deref();
+            let mode = g.tx.mode(&step.up);
+            let mut up = run(ws, &hist, &step.up, &mode, Role::Up, &mut model);
+            if change.is_some() {
+                let made: Vec<String> = up.created.keys().cloned().collect();
+                for name in &fresh {
+                    up.created.entry(name.clone()).or_insert(0);
+                }
+                fresh.extend(made);
+            }
             files.push(up);
             if !settings.sql.lint_down {
                 continue;

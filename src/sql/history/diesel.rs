@@ -108,7 +108,7 @@ pub fn read(b: &mut Build, inputs: Vec<Input>, metas: &[Input]) {
                 })
                 .into_iter()
                 .collect();
-            b.steps.push(Step { up: u, downs });
+            b.steps.push(Step::new(u, downs));
         }
     }
 }

@@ -224,7 +224,7 @@ pub fn read(b: &mut Build, inputs: Vec<Input>, metas: &[Input]) {
         }
         let mut unit = Unit::whole(up.file, up.rel.clone());
         unit.no_tx = no_tx(&up);
-        b.steps.push(Step { up: unit, downs });
+        b.steps.push(Step::new(unit, downs));
     }
     for files in undos.into_values() {
         for u in files {
@@ -245,6 +245,7 @@ pub fn read(b: &mut Build, inputs: Vec<Input>, metas: &[Input]) {
         b.steps.push(Step {
             up: unit,
             downs: Vec::new(),
+            change: None,
         });
     }
 }

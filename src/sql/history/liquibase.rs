@@ -124,7 +124,7 @@ pub fn read(b: &mut Build, mut inputs: Vec<Input>) {
                 })
                 .into_iter()
                 .collect();
-            b.steps.push(Step { up, downs });
+            b.steps.push(Step::new(up, downs));
         }
     }
 }

@@ -117,6 +117,20 @@ fn floor_char(s: &str, mut at: usize) -> usize {
 pub struct Step {
     pub up: Unit,
     pub downs: Vec<Unit>,
+    /// The change this step is part of, when the tool splits one change
+    /// into several steps that always ship together (popx numbers the
+    /// steps of one change: `<14-digit timestamp><6-digit step>`).
+    pub change: Option<String>,
+}
+
+impl Step {
+    pub fn new(up: Unit, downs: Vec<Unit>) -> Step {
+        Step {
+            up,
+            downs,
+            change: None,
+        }
+    }
 }
 
 /// One database's history: the files of one Cluster's `migrations.path`,

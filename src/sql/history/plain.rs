@@ -110,10 +110,8 @@ pub fn read(b: &mut Build, mut inputs: Vec<Input>) {
                     .collect()
             })
             .unwrap_or_default();
-        b.steps.push(Step {
-            up: Unit::whole(inp.file, inp.rel.clone()),
-            downs,
-        });
+        b.steps
+            .push(Step::new(Unit::whole(inp.file, inp.rel.clone()), downs));
     }
 }
 

@@ -241,6 +241,7 @@ pub fn read(b: &mut Build, layout: Layout, mut inputs: Vec<Input>) {
             (Some(up), down) => b.steps.push(Step {
                 up,
                 downs: down.into_iter().collect(),
+                change: None,
             }),
             (None, Some(_)) => b.file_problem(
                 RuleId::PC013,

@@ -95,10 +95,10 @@ pub fn read(b: &mut Build, inputs: Vec<Input>, metas: &[Input]) {
                 "a sqitch verify script checks a deployed change and changes nothing: not part of the history",
             );
         }
-        b.steps.push(Step {
-            up: Unit::whole(inputs[d].file, inputs[d].rel.clone()),
+        b.steps.push(Step::new(
+            Unit::whole(inputs[d].file, inputs[d].rel.clone()),
             downs,
-        });
+        ));
     }
     for (inp, _) in inputs.iter().zip(&used).filter(|(_, u)| !**u) {
         let (rule, detail) = if inp.rel.starts_with("revert/") {

@@ -156,6 +156,8 @@ pub fn popx(b: &mut Build, inputs: Vec<Input>) {
             .unwrap_or_default();
         let down = downs.remove(&v);
         let mut s = step(&up, down.as_ref().map(|d| &d.1), auto);
+        // ory splits one change into numbered steps that ship together.
+        s.change = (v.len() == 20).then(|| v[..14].to_string());
         if let (Some(d), Some((down_auto, _))) = (s.downs.first_mut(), &down) {
             d.no_tx = *down_auto;
         }
@@ -169,17 +171,15 @@ pub fn popx(b: &mut Build, inputs: Vec<Input>) {
 fn step(up: &Input, down: Option<&Input>, no_tx: bool) -> Step {
     let mut u = Unit::whole(up.file, up.rel.clone());
     u.no_tx = no_tx;
-    Step {
-        downs: down
-            .map(|d| {
-                let mut du = Unit::whole(d.file, "down migration");
-                du.no_tx = no_tx;
-                du
-            })
-            .into_iter()
-            .collect(),
-        up: u,
-    }
+    let downs = down
+        .map(|d| {
+            let mut du = Unit::whole(d.file, "down migration");
+            du.no_tx = no_tx;
+            du
+        })
+        .into_iter()
+        .collect();
+    Step::new(u, downs)
 }
 
 fn orphan(b: &mut Build, down: &Input, tool: &str) {
