@@ -5,7 +5,7 @@
 use crate::catalog::RuleId;
 use crate::emit::Report;
 use crate::finding::Finding;
-use crate::output::fingerprint;
+use crate::fingerprint;
 use crate::source::{SourceFile, Span};
 use crate::workspace::Workspace;
 use serde::{Deserialize, Serialize};
@@ -33,12 +33,12 @@ pub struct Entry {
     pub message: String,
 }
 
-pub fn build(findings: &[Finding], ws: &Workspace, root: &Path) -> Baseline {
+pub fn build(findings: &[Finding], files: &[SourceFile], root: &Path) -> Baseline {
     let by_display: std::collections::HashMap<&str, &SourceFile> =
-        ws.files.iter().map(|s| (s.display.as_str(), s)).collect();
+        files.iter().map(|s| (s.display.as_str(), s)).collect();
     let mut entries: Vec<Entry> = findings
         .iter()
-        .zip(fingerprint::of(findings, ws, root))
+        .zip(fingerprint::of(findings, files, root))
         .map(|(f, fp)| Entry {
             fingerprint: fp,
             rule: f.rule.to_string(),
@@ -110,7 +110,7 @@ pub fn apply(
         .iter()
         .map(|s| fingerprint::stable_path(s, root))
         .collect();
-    let prints = fingerprint::of(findings, ws, root);
+    let prints = fingerprint::of(findings, &ws.files, root);
     let current: BTreeSet<&str> = prints.iter().map(String::as_str).collect();
     let before = findings.len();
     let mut keep = prints.iter().map(|p| !known.contains(p.as_str()));

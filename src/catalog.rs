@@ -1,7 +1,6 @@
 //! The rule catalogue: metadata and docs of every rule, loaded from the data
 //! files under `rules/` that are embedded in the binary.
-use crate::finding::Severity;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -29,6 +28,32 @@ impl RuleId {
     /// Where the rule's doc is published.
     pub fn url(self) -> String {
         format!("{DOCS_BASE}/{}", self.doc_path())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Notice,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Notice => "notice",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Severity> {
+        match s {
+            "notice" => Some(Severity::Notice),
+            "warning" => Some(Severity::Warning),
+            "error" => Some(Severity::Error),
+            _ => None,
+        }
     }
 }
 

@@ -1,32 +1,9 @@
 //! Findings are plain data: what a rule saw, where, and what would satisfy it.
 use crate::catalog::RuleId;
+/// Severities belong to the rule catalogue (each rule has a default); a
+/// finding carries the one in force.
+pub use crate::catalog::Severity;
 use serde::Serialize;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Notice,
-    Warning,
-    Error,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Notice => "notice",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-    pub fn parse(s: &str) -> Option<Severity> {
-        match s {
-            "notice" => Some(Severity::Notice),
-            "warning" => Some(Severity::Warning),
-            "error" => Some(Severity::Error),
-            _ => None,
-        }
-    }
-}
 
 /// Which contract a finding belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -34,7 +34,7 @@ fn main() -> ExitCode {
                 eprintln!("platcheck: error: {e}");
                 return ExitCode::from(2);
             }
-            let fail_on = outcome.settings.fail_on;
+            let fail_on = outcome.fail_on;
             if outcome
                 .findings
                 .iter()

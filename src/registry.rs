@@ -1,28 +1,49 @@
-//! The one table from rule id to the code that checks it. Each family lists
-//! its own rules (`rules/<fam>/mod.rs`); this file only joins the families.
+//! What a rule is and what it gets to look at. The table of every rule is
+//! `rules::entries()` (each family lists its own rules in
+//! `rules/<fam>/mod.rs`); this file only defines its shape, so rule files
+//! import it without importing each other.
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::settings::Settings;
+use crate::sql::analysis::{self, Analysis};
 use crate::workspace::Workspace;
 use jiff::civil::Date;
+use std::sync::OnceLock;
+
+/// Analyses computed at most once per run, on first use, for the rules
+/// that share them. The engine makes one per run, next to the workspace,
+/// which holds only the inputs.
+#[derive(Debug, Default)]
+pub struct Analyses {
+    sql: OnceLock<Analysis>,
+}
 
 /// What a rule gets to look at.
 pub struct RuleCtx<'a> {
     pub ws: &'a Workspace,
     pub settings: &'a Settings,
+    pub analyses: &'a Analyses,
 }
 
-impl RuleCtx<'_> {
+impl<'a> RuleCtx<'a> {
     /// "today" for every staleness rule (`--today`, config, or system date).
     pub fn today(&self) -> Date {
         self.settings.today
+    }
+
+    /// The migration analysis of every SQL file (split, classified, judged
+    /// against the lock table), computed by the first rule that asks.
+    pub fn sql(&self) -> &'a Analysis {
+        self.analyses
+            .sql
+            .get_or_init(|| analysis::analyze(self.ws, self.settings))
     }
 }
 
 pub type CheckFn = fn(&RuleCtx, &mut Sink);
 
 pub enum Check {
-    /// Emitted by the engine itself while loading inputs (the PC family).
+    /// Emitted by the engine itself while loading inputs (most of the PC family).
     Engine,
     /// Runs over the whole workspace.
     Workspace(CheckFn),
@@ -31,15 +52,4 @@ pub enum Check {
 pub struct Entry {
     pub id: RuleId,
     pub check: Check,
-}
-
-pub fn entries() -> Vec<Entry> {
-    let mut all = crate::rules::pc::entries();
-    all.extend(crate::rules::cl::entries());
-    all.extend(crate::rules::ev::entries());
-    all.extend(crate::rules::mr::entries());
-    all.extend(crate::rules::xr::entries());
-    all.extend(crate::rules::mg::entries());
-    all.sort_by_key(|e| e.id);
-    all
 }

@@ -6,6 +6,8 @@ use crate::contracts::units;
 use crate::contracts::yaml::{self, Node};
 use crate::emit::Report;
 use crate::finding::Severity;
+// Part of the outcome (main and the printers read them); set from here.
+pub use crate::outcome::{FailOn, TodaySource};
 use crate::source::SourceFile;
 pub use jiff::civil::Date;
 use std::collections::BTreeMap;
@@ -13,52 +15,6 @@ use std::path::{Path, PathBuf};
 
 pub const CONFIG_NAME: &str = "platcheck.yaml";
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum FailOn {
-    Notice,
-    Warning,
-    Error,
-    Never,
-}
-
-impl FailOn {
-    pub fn parse(s: &str) -> Option<FailOn> {
-        match s {
-            "notice" => Some(FailOn::Notice),
-            "warning" => Some(FailOn::Warning),
-            "error" => Some(FailOn::Error),
-            "never" => Some(FailOn::Never),
-            _ => None,
-        }
-    }
-    pub fn fails(self, s: Severity) -> bool {
-        match self {
-            FailOn::Never => false,
-            FailOn::Error => s >= Severity::Error,
-            FailOn::Warning => s >= Severity::Warning,
-            FailOn::Notice => true,
-        }
-    }
-}
-
-/// Where "today" came from; every output says which.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TodaySource {
-    Flag,
-    Config,
-    System,
-}
-
-impl TodaySource {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TodaySource::Flag => "--today",
-            TodaySource::Config => "platcheck.yaml",
-            TodaySource::System => "system date, UTC",
-        }
-    }
-}
 
 /// What the command line can override.
 #[derive(Clone, Debug, Default)]
@@ -138,11 +94,11 @@ impl Settings {
         };
         let mut s = Settings::defaults(cwd.to_path_buf());
         if let Some(path) = path {
-            let bytes = crate::discover::read_input(&path, DEFAULT_MAX_FILE_SIZE)
+            let bytes = crate::read::read_input(&path, DEFAULT_MAX_FILE_SIZE)
                 .map_err(|e| SettingsError(format!("cannot read {}: {e}", path.display())))?;
             let text = String::from_utf8(bytes)
                 .map_err(|e| SettingsError(format!("{} is not UTF-8: {e}", path.display())))?;
-            let display = crate::discover::display_path(&path, cwd);
+            let display = crate::source::display_path(&path, cwd);
             let src = SourceFile::new(display, &path, &text);
             s.root = path.parent().map_or(cwd.to_path_buf(), Path::to_path_buf);
             s.apply_file(&src);

@@ -3,7 +3,40 @@
 //! Columns count Unicode scalar values (output.md), and a `\r\n` line ending
 //! never counts as part of the line, so CRLF files report the same columns as
 //! LF files.
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// What kind of input a file is, which decides how it is parsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FileClass {
+    /// A YAML file: a contract when it carries `apiVersion: platcheck/…`.
+    Yaml,
+    Sql,
+    Markdown,
+}
+
+/// The path as reported: relative to `cwd` when below it, `/`-separated.
+pub fn display_path(path: &Path, cwd: &Path) -> String {
+    let rel = path.strip_prefix(cwd).unwrap_or(path);
+    let s = rel.to_string_lossy().replace('\\', "/");
+    s.strip_prefix("./").map(str::to_string).unwrap_or(s)
+}
+
+/// Lexical normalisation (`a/./b/../c` -> `a/c`) without touching the disk:
+/// paths may name files that do not exist yet, or exist only in git.
+pub fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
 
 /// A half-open byte range into a [`SourceFile`]'s text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -5,28 +5,15 @@
 //! `until` date or matching nothing is itself a finding (PC010).
 use crate::catalog::RuleId;
 use crate::contracts::units;
-use crate::discover::FileClass;
 use crate::emit::Report;
+use crate::source::FileClass;
 use crate::source::{SourceFile, Span};
 use jiff::civil::Date;
 
 const MARKER: &str = "platcheck-ignore";
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct Suppression {
-    pub file: usize,
-    /// The line the comment is on (1-based).
-    pub line: usize,
-    /// The line whose findings it silences.
-    pub target_line: usize,
-    pub span: Span,
-    pub rules: Vec<String>,
-    pub reason: String,
-    pub until: Option<Date>,
-    /// Why it is not in force, if it is not (PC010 variant and detail).
-    pub defect: Option<(&'static str, String)>,
-    pub used: bool,
-}
+// The record is part of the outcome (`platcheck suppressions` lists it).
+pub use crate::outcome::Suppression;
 
 /// The comment text of each line that has one, with its byte offset.
 fn comments(src: &SourceFile, class: FileClass) -> Vec<(usize, usize, String, bool)> {
@@ -235,11 +222,11 @@ pub struct Row {
     pub status: &'static str,
 }
 
-pub fn listing(sups: &[Suppression], ws: &crate::workspace::Workspace) -> Vec<Row> {
+pub fn listing(sups: &[Suppression], files: &[SourceFile]) -> Vec<Row> {
     let mut rows: Vec<Row> = sups
         .iter()
         .map(|s| Row {
-            file: ws.files[s.file].display.clone(),
+            file: files[s.file].display.clone(),
             line: s.line,
             rules: s.rules.clone(),
             reason: s.reason.clone(),

@@ -1,7 +1,7 @@
 //! Everything the rules see: every input file, and the contracts by kind and
 //! name, so cross-file rules can follow references.
 use crate::contracts::{Contract, Kind};
-use crate::discover::FileClass;
+use crate::source::FileClass;
 use crate::source::SourceFile;
 
 #[derive(Debug, Default)]
@@ -16,8 +16,6 @@ pub struct Workspace {
     /// Indexes into `files` of the SQL and Markdown inputs.
     pub sql: Vec<usize>,
     pub markdown: Vec<usize>,
-    /// The migration analysis, computed once on first use by the MG rules.
-    pub sql_analysis: std::sync::OnceLock<crate::sql::analysis::Analysis>,
 }
 
 impl Workspace {
@@ -39,6 +37,10 @@ impl Workspace {
         self.files.push(src);
         self.classes.push(class);
         index
+    }
+    /// The files, their classes and the contracts, for the outcome.
+    pub fn into_parts(self) -> (Vec<SourceFile>, Vec<Option<FileClass>>, Vec<Contract>) {
+        (self.files, self.classes, self.contracts)
     }
     /// The index of the first file read from `path`.
     pub fn file_at(&self, path: &std::path::Path) -> Option<usize> {

@@ -220,7 +220,7 @@ fn action_appends_the_compact_report_to_the_step_summary() {
     assert!(check.starts_with("## platcheck"));
     assert!(report.contains("- **Today:** 2026-11-30 (from platcheck.yaml)"));
     let outcome = common::check(&[Path::new("examples/violations")]);
-    for c in outcome.workspace.contracts.iter() {
+    for c in outcome.contracts.iter() {
         assert!(report.contains(&format!("[{}](", c.name)), "{}", c.name);
     }
     assert!(

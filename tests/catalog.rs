@@ -44,7 +44,7 @@ fn fixture_dirs() -> BTreeSet<String> {
 #[test]
 fn ids_files_registry_and_fixtures_agree() {
     let ids: BTreeSet<String> = RuleId::ALL.iter().map(|r| r.to_string()).collect();
-    let registry: Vec<String> = platcheck::registry::entries()
+    let registry: Vec<String> = platcheck::rules::entries()
         .iter()
         .map(|e| e.id.to_string())
         .collect();

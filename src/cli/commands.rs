@@ -22,15 +22,11 @@ pub(super) fn baseline_write(
     let mut outcome = engine::run(paths, cwd, &ov)?;
     let target = file
         .map(|f| if f.is_absolute() { f } else { cwd.join(f) })
-        .or_else(|| outcome.settings.baseline.clone())
+        .or_else(|| outcome.baseline.clone())
         .unwrap_or_else(|| cwd.join(".platcheck-baseline.json"));
     // A stale-baseline notice about the old file is not debt to record.
     outcome.findings.retain(|f| f.rule != RuleId::PC011);
-    let b = crate::baseline::build(
-        &outcome.findings,
-        &outcome.workspace,
-        &outcome.settings.root,
-    );
+    let b = crate::baseline::build(&outcome.findings, &outcome.files, &outcome.root);
     let msg = format!(
         "wrote {} baseline entries to {}\n",
         b.entries.len(),
@@ -48,7 +44,7 @@ pub(super) fn baseline_write(
 
 pub(super) fn suppressions(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
     let outcome = engine::run(&args.paths, cwd, &overrides(g, args, cwd))?;
-    let rows = crate::suppress::listing(&outcome.suppressions, &outcome.workspace);
+    let rows = crate::suppress::listing(&outcome.suppressions, &outcome.files);
     let text = match g.format {
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&rows).unwrap_or_default();

@@ -2,7 +2,8 @@
 //! and chooses the exit code.
 use crate::contracts::schema::SchemaKind;
 use crate::contracts::units;
-use crate::engine::{self, Outcome, RunError};
+use crate::engine::{self, RunError};
+use crate::outcome::Outcome;
 use crate::output::{self, Format, human};
 use crate::settings::{FailOn, Overrides};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -10,6 +11,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 mod commands;
+pub mod report;
+pub mod verify;
 use commands::{baseline_write, rule_doc, rules_table, suppressions};
 
 #[derive(Parser, Debug)]
@@ -113,11 +116,11 @@ pub enum Command {
         action: BaselineAction,
     },
     /// The launch checklists of every Cluster and EventBoundary, as Markdown (default) or --format html.
-    Report(crate::report::command::ReportArgs),
+    Report(report::ReportArgs),
     /// List every inline suppression: rules, reason, expiry, and whether it matched.
     Suppressions(CheckArgs),
     /// Replay migrations on a real PostgreSQL or MariaDB/MySQL (scratch database) and compare its locks, rewrites and ALTER algorithms with the lock table's prediction: exit 1 on any disagreement (MG900), 2 when the server cannot be reached.
-    Verify(crate::sql::verify::command::VerifyArgs),
+    Verify(verify::VerifyArgs),
     /// Scaffold platcheck.yaml and one example contract per kind (never overwrites).
     Init {
         /// Directory to scaffold into (default: the working directory).
@@ -202,9 +205,9 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
         Some(Command::Suppressions(args)) => suppressions(&g, &args, cwd),
         Some(Command::Report(args)) => {
             let ov = overrides(&g, &args.check_args(), cwd);
-            crate::report::command::run(g.format, &args, cwd, &ov)
+            report::run(g.format, &args, cwd, &ov)
         }
-        Some(Command::Verify(args)) => crate::sql::verify::command::run(g.format, &args, cwd)
+        Some(Command::Verify(args)) => verify::run(g.format, &args, cwd)
             .map(Output::Gate)
             .map_err(CliError),
         Some(Command::Init { dir }) => {

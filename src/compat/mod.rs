@@ -18,8 +18,9 @@ pub mod prepare;
 pub mod proto;
 mod proto_check;
 mod proto_lex;
+pub mod proto_parse;
 
-pub use prepare::prepare;
+pub use prepare::{BaseError, prepare};
 
 use crate::source::Span;
 
@@ -183,7 +184,7 @@ pub fn check_syntax(format: Format, text: &str) -> Result<(), ParseError> {
     match format {
         Format::Avro => avro::parse(text).map(|_| ()),
         Format::JsonSchema => jsonschema::parse(text).map(|_| ()),
-        Format::Protobuf => proto::parse(text).map(|_| ()),
+        Format::Protobuf => proto_parse::parse(text).map(|_| ()),
     }
 }
 
@@ -213,8 +214,8 @@ pub fn compare(
             })
         }
         Format::Protobuf => {
-            let o = proto::parse(old).map_err(|e| (true, e))?;
-            let n = proto::parse(new).map_err(|e| (false, e))?;
+            let o = proto_parse::parse(old).map_err(|e| (true, e))?;
+            let n = proto_parse::parse(new).map_err(|e| (false, e))?;
             Ok(proto_check::compare(&o, &n))
         }
     }

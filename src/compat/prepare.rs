@@ -8,7 +8,6 @@ use crate::catalog::RuleId;
 use crate::contracts::Contract;
 use crate::contracts::yaml::Node;
 use crate::emit::{Report, Sink};
-use crate::engine::RunError;
 use crate::settings::Settings;
 use crate::source::{SourceFile, Span};
 use crate::workspace::Workspace;
@@ -58,14 +57,19 @@ pub fn target(c: &Contract, settings: &Settings) -> Option<Target> {
     })
 }
 
+/// `--base` names no revision of a repository: the run cannot compare
+/// anything and stops (the engine makes it a usage error, exit 2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BaseError(pub String);
+
 pub fn prepare(
     ws: &mut Workspace,
     settings: &Settings,
     cwd: &Path,
     sink: &mut Sink,
-) -> Result<(), RunError> {
+) -> Result<(), BaseError> {
     if let Some(base) = &settings.base {
-        Repo::open(&settings.root, base).map_err(RunError::Usage)?;
+        Repo::open(&settings.root, base).map_err(BaseError)?;
     }
     let targets: Vec<Target> = ws
         .boundaries()
@@ -86,7 +90,7 @@ pub fn prepare(
         if ws.file_at(&t.abs).is_some() || !t.abs.exists() {
             continue;
         }
-        let display = crate::discover::display_path(&t.abs, cwd);
+        let display = crate::source::display_path(&t.abs, cwd);
         match read(&t.abs, settings.max_file_size) {
             Ok(text) => {
                 ws.add_file(SourceFile::new(display, &t.abs, &text), None);
@@ -101,7 +105,7 @@ pub fn prepare(
 }
 
 fn read(path: &Path, max: u64) -> Result<String, String> {
-    let bytes = crate::discover::read_input(path, max)?;
+    let bytes = crate::read::read_input(path, max)?;
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "not valid UTF-8 (first invalid byte at offset {})",

@@ -7,55 +7,6 @@ use super::proto::{File, Label, Message};
 use super::{Break, Diff};
 use crate::source::Span;
 
-const SCALARS: [&str; 15] = [
-    "double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32",
-    "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes",
-];
-
-/// Rewrites named field types to absolute names (`.pkg.Outer.Inner`) using
-/// the file's own definitions and protobuf's scoping (innermost first).
-pub(super) fn resolve_types(file: &mut File) {
-    let defined: Vec<String> = file
-        .messages
-        .iter()
-        .map(|m| m.full.clone())
-        .chain(file.enums.iter().map(|e| e.full.clone()))
-        .collect();
-    let resolve = |scope: &str, name: &str| -> String {
-        if SCALARS.contains(&name) || name.starts_with('.') {
-            return name.to_string();
-        }
-        let mut scope = scope.to_string();
-        loop {
-            let candidate = if scope.is_empty() {
-                name.to_string()
-            } else {
-                format!("{scope}.{name}")
-            };
-            if defined.contains(&candidate) {
-                return format!(".{candidate}");
-            }
-            match scope.rfind('.') {
-                Some(i) => scope.truncate(i),
-                None if !scope.is_empty() => scope.clear(),
-                None => return name.to_string(),
-            }
-        }
-    };
-    for m in &mut file.messages {
-        let scope = m.full.clone();
-        for f in &mut m.fields {
-            f.ty = match f.ty.strip_prefix("map<").and_then(|s| s.strip_suffix('>')) {
-                Some(kv) => {
-                    let (k, v) = kv.split_once(", ").unwrap_or((kv, ""));
-                    format!("map<{k}, {}>", resolve(&scope, v))
-                }
-                None => resolve(&scope, &f.ty),
-            };
-        }
-    }
-}
-
 /// Types that share a wire encoding, so a change between them keeps old
 /// bytes readable (protobuf language guide, "Updating A Message Type").
 fn wire_class(ty: &str, file: &File) -> String {
@@ -211,7 +162,7 @@ fn fields(old: &File, new: &File, om: &Message, nm: &Message, d: &mut Diff) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::proto::parse;
+    use super::super::proto_parse::parse;
     use super::*;
 
     fn diff(old: &str, new: &str) -> Diff {

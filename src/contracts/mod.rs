@@ -81,6 +81,22 @@ impl Contract {
             .pointer(pointer)
     }
 
+    /// Sharded: `sharding.enabled: true`, a sharding block that does not say
+    /// `enabled: false`, or sharding middleware (sharding is its whole job)
+    /// unless explicitly disabled. The CL03x rules and the report's
+    /// checklist conditions ask the same question.
+    pub fn is_sharded(&self) -> bool {
+        let present = |p: &str| self.get(p).filter(|n| !n.is_null());
+        match present("/spec/sharding/enabled").and_then(Node::as_bool) {
+            Some(enabled) => enabled,
+            None => {
+                present("/spec/sharding").is_some()
+                    || present("/spec/engine/class").and_then(Node::as_str)
+                        == Some("sharding-middleware")
+            }
+        }
+    }
+
     /// The span a finding about `pointer` should point at.
     pub fn span_for(&self, pointer: &str) -> Span {
         let mut p = pointer;

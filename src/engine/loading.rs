@@ -2,9 +2,10 @@
 //! file becomes a PC000 finding for that file instead of ending the run.
 use crate::catalog::RuleId;
 use crate::contracts::load;
-use crate::discover::{self, Candidate, FileClass};
+use crate::discover::Candidate;
 use crate::emit::{Report, Sink};
 use crate::settings::Settings;
+use crate::source::FileClass;
 use crate::source::{SourceFile, Span};
 
 /// One file after reading and parsing, before it gets its index in the
@@ -75,7 +76,7 @@ fn inject_panic(cand: &Candidate) {
 pub(super) fn load_candidate(cand: &Candidate, settings: &Settings) -> Loaded {
     inject_panic(cand);
     let fail = |detail: String| Loaded::failed(cand, RuleId::PC001, detail);
-    let bytes = match discover::read_input(&cand.path, settings.max_file_size) {
+    let bytes = match crate::read::read_input(&cand.path, settings.max_file_size) {
         Ok(b) => b,
         Err(detail) => return fail(detail),
     };

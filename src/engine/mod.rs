@@ -4,43 +4,19 @@ use crate::catalog::{self, RuleId};
 use crate::discover::{self, Candidate, FileClass};
 use crate::emit::{Report, Sink};
 use crate::finding::{Finding, Severity};
-use crate::registry::{self, Check, RuleCtx};
-use crate::settings::{Overrides, Settings, SettingsError, TodaySource};
+// The outcome is model data; it is re-exported here, where it is made.
+pub use crate::outcome::{Outcome, Summary};
+use crate::registry::{Analyses, Check, RuleCtx};
+use crate::settings::{Overrides, Settings, SettingsError};
 use crate::source::{SourceFile, Span};
 use crate::suppress;
 use crate::workspace::Workspace;
-use jiff::civil::Date;
 use rayon::prelude::*;
 
 mod loading;
 use loading::{Loaded, isolated, load_candidate, load_text, panic_text};
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Summary {
-    pub files: usize,
-    pub errors: usize,
-    pub warnings: usize,
-    pub notices: usize,
-    pub suppressed: usize,
-}
-
-/// The result of a run: plain data for the printers and `main`.
-#[derive(Debug)]
-pub struct Outcome {
-    pub findings: Vec<Finding>,
-    pub summary: Summary,
-    pub today: Date,
-    pub today_source: TodaySource,
-    pub workspace: Workspace,
-    pub settings: Settings,
-    /// Every inline suppression met, with whether it matched.
-    pub suppressions: Vec<suppress::Suppression>,
-    /// Run-level remarks that are not findings (see `Sink::notes`).
-    pub notes: Vec<String>,
-}
 
 #[derive(Debug)]
 pub enum RunError {
@@ -148,13 +124,16 @@ fn analyze(
         }));
     }
     duplicate_names(&ws, &mut sink);
-    crate::compat::prepare(&mut ws, &settings, cwd, &mut sink)?;
+    crate::compat::prepare(&mut ws, &settings, cwd, &mut sink).map_err(|e| RunError::Usage(e.0))?;
 
+    // The analyses the rules share live for this run only.
+    let analyses = Analyses::default();
     let ctx = RuleCtx {
         ws: &ws,
         settings: &settings,
+        analyses: &analyses,
     };
-    let per_rule: Vec<Sink> = registry::entries()
+    let per_rule: Vec<Sink> = crate::rules::entries()
         .par_iter()
         .filter(|e| settings.severity(e.id).is_some())
         .filter_map(|e| match e.check {
@@ -191,7 +170,7 @@ fn analyze(
     let (mut findings, mut suppressed, suppressions) = finish(&ws, &settings, sink.reports);
     if let Some(path) = settings.baseline.clone() {
         let (baseline, text) = crate::baseline::read(&path).map_err(RunError::Usage)?;
-        let display = discover::display_path(&path, cwd);
+        let display = crate::source::display_path(&path, cwd);
         let (hidden, stale) = crate::baseline::apply(
             &mut findings,
             &mut ws,
@@ -232,13 +211,24 @@ fn analyze(
             Severity::Notice => summary.notices += 1,
         }
     }
+    let rules_off = RuleId::ALL
+        .iter()
+        .copied()
+        .filter(|&r| settings.severity(r).is_none())
+        .collect();
+    let (files, classes, contracts) = ws.into_parts();
     Ok(Outcome {
         findings,
         summary,
         today: settings.today,
         today_source: settings.today_source,
-        workspace: ws,
-        settings,
+        fail_on: settings.fail_on,
+        root: settings.root,
+        baseline: settings.baseline,
+        files,
+        classes,
+        contracts,
+        rules_off,
         suppressions,
         notes,
     })

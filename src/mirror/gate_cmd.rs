@@ -63,19 +63,20 @@ pub fn run(files: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<GateR
         .iter()
         .filter(|c| c.class == FileClass::Markdown)
     {
-        let text =
-            match discover::read_input(&cand.path, settings.max_file_size).map(String::from_utf8) {
-                Ok(Ok(t)) => t,
-                Ok(Err(_)) => {
-                    run.errors
-                        .push(format!("{}: not valid UTF-8", cand.display));
-                    continue;
-                }
-                Err(e) => {
-                    run.errors.push(format!("{}: {e}", cand.display));
-                    continue;
-                }
-            };
+        let text = match crate::read::read_input(&cand.path, settings.max_file_size)
+            .map(String::from_utf8)
+        {
+            Ok(Ok(t)) => t,
+            Ok(Err(_)) => {
+                run.errors
+                    .push(format!("{}: not valid UTF-8", cand.display));
+                continue;
+            }
+            Err(e) => {
+                run.errors.push(format!("{}: {e}", cand.display));
+                continue;
+            }
+        };
         let rel = cand.path.strip_prefix(&settings.root).unwrap_or(&cand.path);
         let Some(gate) = super::gate_for(&gates, &default, rel, &text) else {
             if explicit {

@@ -15,7 +15,8 @@ pub mod siblings;
 pub mod tokens;
 pub mod vocabulary;
 
-use crate::registry::RuleCtx;
+use crate::contracts::yaml::Node;
+use crate::workspace::Workspace;
 use config::{GATE_HEADING, Gate};
 use doc::Doc;
 use std::path::Path;
@@ -99,8 +100,9 @@ pub struct Gates {
     pub problems: Vec<crate::emit::Report>,
 }
 
-pub fn gates(ctx: &RuleCtx) -> Gates {
-    let (configured, problems) = config::read(ctx.settings.config_root.as_ref());
+/// The gates of the parsed config document (`mirror_gates:`), if any.
+pub fn gates(config_root: Option<&Node>) -> Gates {
+    let (configured, problems) = config::read(config_root);
     Gates {
         configured,
         default: Gate::from_document(),
@@ -108,15 +110,13 @@ pub fn gates(ctx: &RuleCtx) -> Gates {
     }
 }
 
-/// Every gated Markdown file of the workspace, parsed.
-pub fn gated<'a>(ctx: &'a RuleCtx, g: &'a Gates) -> Vec<Gated<'a>> {
+/// Every gated Markdown file of the workspace, parsed. Gate globs match
+/// paths relative to `root` (the config's folder).
+pub fn gated<'a>(ws: &'a Workspace, root: &Path, g: &'a Gates) -> Vec<Gated<'a>> {
     let mut out = Vec::new();
-    for &file in &ctx.ws.markdown {
-        let src = &ctx.ws.files[file];
-        let rel = src
-            .path
-            .strip_prefix(&ctx.settings.root)
-            .unwrap_or(&src.path);
+    for &file in &ws.markdown {
+        let src = &ws.files[file];
+        let rel = src.path.strip_prefix(root).unwrap_or(&src.path);
         let Some(gate) = gate_for(&g.configured, &g.default, rel, &src.text) else {
             continue;
         };

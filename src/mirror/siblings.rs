@@ -122,14 +122,12 @@ pub fn analyze(gated: &[Gated], files: &[crate::source::SourceFile], cwd_root: &
                             if j != i && seen.insert((i.min(j), i.max(j))) {
                                 pairs.push((i.min(j), Other::Workspace(i.max(j))));
                             }
-                        } else if let Ok(text) = crate::discover::read_input(
-                            &found,
-                            crate::settings::DEFAULT_MAX_FILE_SIZE,
-                        )
-                        .map(String::from_utf8)
-                        .and_then(|t| t.map_err(|e| e.to_string()))
+                        } else if let Ok(text) =
+                            crate::read::read_input(&found, crate::settings::DEFAULT_MAX_FILE_SIZE)
+                                .map(String::from_utf8)
+                                .and_then(|t| t.map_err(|e| e.to_string()))
                         {
-                            let display = crate::discover::display_path(&found, cwd_root);
+                            let display = crate::source::display_path(&found, cwd_root);
                             pairs.push((i, Other::External { display, text }));
                         }
                     }

@@ -1,7 +1,7 @@
 //! `--format gcc`: `file:line:col: severity: [ID] message`, one line per
 //! finding, for editors and tools that read compiler output.
-use crate::engine::Outcome;
 use crate::finding::Severity;
+use crate::outcome::Outcome;
 use std::fmt::Write as _;
 
 pub fn render(outcome: &Outcome) -> String {

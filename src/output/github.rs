@@ -2,8 +2,8 @@
 //! errors first. GitHub shows at most 10 annotations per level per step, so
 //! we print 10 per level and one notice saying where the rest are; the step
 //! summary (Markdown) lists counts by rule and the first 50 findings.
-use crate::engine::Outcome;
 use crate::finding::{Finding, Severity};
+use crate::outcome::Outcome;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

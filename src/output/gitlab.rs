@@ -1,7 +1,7 @@
 //! `--format gitlab`: GitLab Code Quality report (a JSON array of issues).
 use super::fingerprint;
-use crate::engine::Outcome;
 use crate::finding::Severity;
+use crate::outcome::Outcome;
 use serde_json::json;
 
 pub fn render(outcome: &Outcome) -> String {

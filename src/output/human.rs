@@ -1,8 +1,8 @@
 //! Human output through miette: the rule id as the code, a label at the
 //! span, the help, and a link to the rule doc. Without colour and at a fixed
 //! width it is deterministic, which the snapshots rely on.
-use crate::engine::Outcome;
 use crate::finding::{Finding, Severity};
+use crate::outcome::Outcome;
 use crate::source::SourceFile;
 use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
@@ -133,7 +133,6 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
         }
     }
     let files: std::collections::HashMap<&str, &SourceFile> = outcome
-        .workspace
         .files
         .iter()
         .map(|f| (f.display.as_str(), f))

@@ -1,6 +1,6 @@
 //! `--format json`: one JSON document, exactly as output.md specifies.
-use crate::engine::{Outcome, Summary};
 use crate::finding::{ContractRef, Finding, LockFact, StatementRef};
+use crate::outcome::{Outcome, Summary};
 use serde::Serialize;
 
 #[derive(Serialize)]

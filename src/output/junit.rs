@@ -1,6 +1,6 @@
 //! `--format junit`: one test case per file × rule that found something
 //! (a failure listing its findings), and one passing case per clean file.
-use crate::engine::Outcome;
+use crate::outcome::Outcome;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -20,13 +20,11 @@ pub fn render(outcome: &Outcome) -> String {
             ));
     }
     let mut clean: Vec<&str> = outcome
-        .workspace
         .files
         .iter()
         .enumerate()
         .filter(|(i, s)| {
-            outcome.workspace.classes[*i].is_some()
-                && !cases.keys().any(|(file, _)| *file == s.display)
+            outcome.classes[*i].is_some() && !cases.keys().any(|(file, _)| *file == s.display)
         })
         .map(|(_, s)| s.display.as_str())
         .collect();
@@ -45,7 +43,7 @@ pub fn render(outcome: &Outcome) -> String {
         cases.len()
     );
     for ((file, rule), lines) in &cases {
-        let meta = crate::RuleId::parse(rule).map(|r| r.meta());
+        let meta = crate::catalog::RuleId::parse(rule).map(|r| r.meta());
         let name = meta.map_or(String::new(), |m| m.name.clone());
         let _ = writeln!(
             out,

@@ -1,5 +1,4 @@
 //! Printers: each turns an `Outcome` into text. Nothing else prints.
-pub mod fingerprint;
 pub mod gcc;
 pub mod github;
 pub mod gitlab;
@@ -8,7 +7,9 @@ pub mod json;
 pub mod junit;
 pub mod sarif;
 
-use crate::engine::Outcome;
+use crate::outcome::Outcome;
+// Its old home; fingerprints are model data now.
+pub use crate::fingerprint;
 use crate::report;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -4,8 +4,8 @@
 //! about, not from its line, so alerts survive edits.
 use super::fingerprint;
 use crate::catalog::RuleId;
-use crate::engine::Outcome;
 use crate::finding::Severity;
+use crate::outcome::Outcome;
 use serde_json::{Value, json};
 
 fn level(s: Severity) -> &'static str {

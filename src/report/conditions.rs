@@ -45,7 +45,7 @@ fn read_replicas(c: &Contract) -> Result<(), String> {
 }
 
 fn sharded(c: &Contract) -> Result<(), String> {
-    if crate::rules::cl::cl030_sharding_incomplete::is_sharded(c) {
+    if c.is_sharded() {
         return Ok(());
     }
     Err(match present(c, "/spec/sharding/enabled") {

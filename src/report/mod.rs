@@ -1,17 +1,16 @@
 //! The launch-checklist report: per Cluster and per EventBoundary, the
 //! operations checklist of its reference document, each item met, not met,
 //! not applicable, attested or missing, with evidence and findings. It works
-//! on the ordinary engine `Outcome`, so it shows exactly what `check` sees.
+//! on the ordinary `Outcome` of a run, so it shows exactly what `check` sees.
 pub mod checklist;
-pub mod command;
 pub mod conditions;
 pub mod evidence;
 pub mod html;
 pub mod markdown;
 pub mod model;
 
-use crate::discover::normalize;
-use crate::engine::Outcome;
+use crate::outcome::Outcome;
+use crate::source::normalize;
 use std::path::Path;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,12 +1,12 @@
 //! The report as data: every contract's checklist with a status per item,
-//! the evidence and the findings, built from one engine `Outcome`.
+//! the evidence and the findings, built from one run's `Outcome`.
 use super::checklist::{self, Checklist, Item};
 use super::conditions;
 use super::evidence::{self, Evidence};
 use crate::catalog::{self, RuleId};
 use crate::contracts::{Contract, Kind};
-use crate::engine::Outcome;
 use crate::finding::Finding;
+use crate::outcome::Outcome;
 use std::collections::BTreeMap;
 
 /// An item's status, in the order a reviewer wants to see problems.
@@ -160,8 +160,7 @@ pub const NO_OWNER: &str = "(no owner)";
 pub const NO_LIFECYCLE: &str = "(no lifecycle)";
 
 pub fn build(outcome: &Outcome) -> Report<'_> {
-    let ws = &outcome.workspace;
-    let mut contracts: Vec<ContractReport> = ws
+    let mut contracts: Vec<ContractReport> = outcome
         .contracts
         .iter()
         .filter_map(|c| Some(contract(outcome, c, checklist::for_kind(c.kind)?)))
@@ -183,7 +182,7 @@ pub fn build(outcome: &Outcome) -> Report<'_> {
 }
 
 fn contract<'a>(outcome: &'a Outcome, c: &'a Contract, list: &'a Checklist) -> ContractReport<'a> {
-    let src = &outcome.workspace.files[c.file];
+    let src = &outcome.files[c.file];
     let line_of = |n: &crate::contracts::yaml::Node| src.line_col(n.span.start).line;
     let reference = c.contract_ref();
     let mine: Vec<&Finding> = outcome
@@ -280,9 +279,7 @@ fn judge(
             Some(catalog::render_template(template, &[("why", why)])),
         );
     }
-    let (on, off): (Vec<RuleId>, Vec<RuleId>) = rules
-        .iter()
-        .partition(|r| outcome.settings.severity(**r).is_some());
+    let (on, off): (Vec<RuleId>, Vec<RuleId>) = rules.iter().partition(|r| outcome.rule_on(**r));
     if !on.is_empty() {
         return (Status::Met, None);
     }

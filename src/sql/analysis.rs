@@ -4,7 +4,7 @@
 //! script does leaks forward. Per script: split, lex, parse, classify each
 //! statement; follow transactions and session settings; judge each
 //! statement against the schema so far and the lock table. Runs once per
-//! workspace (cached in `Workspace::sql_analysis`); every MG rule reads the
+//! run (cached in the run's `registry::Analyses`); every MG rule reads the
 //! result.
 use super::context::FileCtx;
 use super::effects::{self, Effect};
@@ -88,6 +88,14 @@ pub struct Analysis {
 }
 
 impl FileAnalysis {
+    /// What a finding in this script adds to its message: for a down
+    /// script, which up step it was judged after.
+    pub fn note(&self) -> Option<&str> {
+        match &self.role {
+            Role::Down { note } => Some(note),
+            Role::Up => None,
+        }
+    }
     /// Created earlier in this file (or by this very statement): nobody
     /// else can be using it, so locking it blocks no one.
     pub fn is_new(&self, name: &Name, stmt: &Stmt) -> bool {

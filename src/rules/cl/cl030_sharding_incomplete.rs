@@ -1,22 +1,14 @@
 //! CL030: a sharded cluster declares key, model, shard count and growth path
 //! before the first shard exists.
-use super::common::{bool_at, missing, node, str_at, under};
+use super::common::{missing, under};
 use crate::catalog::RuleId;
 use crate::contracts::Contract;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
-/// Sharded: `sharding.enabled: true`, a sharding block that does not say
-/// `enabled: false`, or sharding middleware (sharding is its whole job)
-/// unless explicitly disabled.
+/// Whether the rules CL030-CL033 apply (see `Contract::is_sharded`).
 pub fn is_sharded(c: &Contract) -> bool {
-    match bool_at(c, "/spec/sharding/enabled") {
-        Some(enabled) => enabled,
-        None => {
-            node(c, "/spec/sharding").is_some()
-                || str_at(c, "/spec/engine/class") == Some("sharding-middleware")
-        }
-    }
+    c.is_sharded()
 }
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {

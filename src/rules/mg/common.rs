@@ -3,11 +3,10 @@
 //! wording of locks and heat in messages.
 use crate::catalog::RuleId;
 use crate::emit::Report;
-use crate::emit::Sink;
 use crate::finding::Severity;
 use crate::registry::RuleCtx;
 use crate::source::Span;
-use crate::sql::analysis::{self, Analysis, FileAnalysis, Role, Stmt};
+use crate::sql::analysis::{self, Analysis, FileAnalysis, Stmt};
 use crate::sql::context::Heat;
 use crate::sql::effects::Effect;
 use crate::sql::lexer::{self, Tok};
@@ -15,9 +14,7 @@ use crate::sql::locks::{self, PgMode};
 use crate::sql::ops::Name;
 
 pub fn analysis<'a>(ctx: &RuleCtx<'a>) -> &'a Analysis {
-    ctx.ws
-        .sql_analysis
-        .get_or_init(|| analysis::analyze(ctx.ws, ctx.settings))
+    ctx.sql()
 }
 
 pub fn pg_files<'a>(ctx: &RuleCtx<'a>) -> impl Iterator<Item = &'a FileAnalysis> {
@@ -43,22 +40,6 @@ pub fn text<'a>(ctx: &RuleCtx<'a>, fa: &'a FileAnalysis, st: &Stmt) -> &'a str {
     }
 }
 
-/// The `note` a finding in a down script carries (which up step it was
-/// judged after).
-pub fn role_note(fa: &FileAnalysis) -> Option<&str> {
-    match &fa.role {
-        Role::Down { note } => Some(note),
-        Role::Up => None,
-    }
-}
-
-/// The history problems of one rule (PC012–PC016), as findings.
-pub fn history_problems(ctx: &RuleCtx, rule: RuleId, sink: &mut Sink) {
-    for p in analysis(ctx).problems.iter().filter(|p| p.rule == rule) {
-        sink.push(Report::new(rule, p.file, p.span).var("detail", &p.detail));
-    }
-}
-
 /// A report at the statement's first line, with its lock facts.
 pub fn report(ctx: &RuleCtx, rule: RuleId, fa: &FileAnalysis, st: &Stmt) -> Report {
     let t = text(ctx, fa, st);
@@ -71,7 +52,7 @@ pub fn report(ctx: &RuleCtx, rule: RuleId, fa: &FileAnalysis, st: &Stmt) -> Repo
     )
     .sql(st.facts(&fa.ctx))
     .var("statement", st.index)
-    .note(role_note(fa))
+    .note(fa.note())
 }
 
 /// Error on a hot or large table, warning otherwise.

@@ -1,7 +1,5 @@
 //! The MG family: migration SQL. Every rule reads the one cached analysis
-//! of the workspace's SQL files (`crate::sql::analysis`); PC009 comes from
-//! the same analysis, and so do PC012–PC016 (read from the migration
-//! history), so they are registered here.
+//! of the workspace's SQL files (`crate::sql::analysis`).
 use crate::catalog::RuleId;
 use crate::registry::{Check, Entry};
 
@@ -50,12 +48,6 @@ mod mg105_mariadb_expression_default_once;
 mod mg106_mysql_column_references_ignored;
 mod mg107_mysql_add_auto_increment;
 mod mg900_lock_prediction_disagrees;
-mod pc009_sql_statement_not_parsed;
-mod pc012_migration_file_skipped;
-mod pc013_down_without_up;
-mod pc014_duplicate_migration_version;
-mod pc015_migration_not_recognised;
-mod pc016_sqitch_plan_missing_script;
 
 pub fn entries() -> Vec<Entry> {
     vec![
@@ -234,30 +226,6 @@ pub fn entries() -> Vec<Entry> {
         Entry {
             id: RuleId::MG900,
             check: Check::Workspace(mg900_lock_prediction_disagrees::check),
-        },
-        Entry {
-            id: RuleId::PC009,
-            check: Check::Workspace(pc009_sql_statement_not_parsed::check),
-        },
-        Entry {
-            id: RuleId::PC012,
-            check: Check::Workspace(pc012_migration_file_skipped::check),
-        },
-        Entry {
-            id: RuleId::PC013,
-            check: Check::Workspace(pc013_down_without_up::check),
-        },
-        Entry {
-            id: RuleId::PC014,
-            check: Check::Workspace(pc014_duplicate_migration_version::check),
-        },
-        Entry {
-            id: RuleId::PC015,
-            check: Check::Workspace(pc015_migration_not_recognised::check),
-        },
-        Entry {
-            id: RuleId::PC016,
-            check: Check::Workspace(pc016_sqitch_plan_missing_script::check),
         },
     ]
 }

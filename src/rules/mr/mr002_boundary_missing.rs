@@ -8,11 +8,11 @@ use crate::registry::RuleCtx;
 use crate::source::Span;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    let gates = mirror::gates(ctx);
+    let gates = mirror::gates(ctx.settings.config_root.as_ref());
     for r in &gates.problems {
         sink.push(r.clone());
     }
-    for g in mirror::gated(ctx, &gates) {
+    for g in mirror::gated(ctx.ws, &ctx.settings.root, &gates) {
         if g.doc.boundary.is_none() {
             sink.push(
                 Report::new(RuleId::MR002, g.file, Span::empty(0))

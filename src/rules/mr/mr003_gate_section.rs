@@ -5,8 +5,8 @@ use crate::mirror::{self, tokens};
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    let gates = mirror::gates(ctx);
-    for g in mirror::gated(ctx, &gates) {
+    let gates = mirror::gates(ctx.settings.config_root.as_ref());
+    for g in mirror::gated(ctx.ws, &ctx.settings.root, &gates) {
         for r in tokens::resolve(g.file, &g.name, &g.doc, g.gate).problems {
             sink.push(r);
         }

@@ -5,8 +5,8 @@ use crate::mirror::{self, siblings};
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    let gates = mirror::gates(ctx);
-    let gated = mirror::gated(ctx, &gates);
+    let gates = mirror::gates(ctx.settings.config_root.as_ref());
+    let gated = mirror::gated(ctx.ws, &ctx.settings.root, &gates);
     for r in siblings::analyze(&gated, &ctx.ws.files, &ctx.settings.root).missing {
         sink.push(r);
     }

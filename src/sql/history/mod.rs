@@ -24,9 +24,9 @@ pub use tool::{Tool, TxMode, TxPolicy};
 
 use super::context::{self, FileCtx, Origin};
 use crate::catalog::RuleId;
-use crate::discover::normalize;
 use crate::settings::Settings;
 use crate::source::Span;
+use crate::source::normalize;
 use crate::workspace::Workspace;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};

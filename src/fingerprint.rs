@@ -3,11 +3,9 @@
 //! about — rule, file, contract and JSON pointer, or for findings without a
 //! pointer (SQL statements, Markdown hits) the normalised text at the span —
 //! never on line numbers, so an edit above a finding does not change it.
-use crate::discover::normalize;
-use crate::engine::Outcome;
 use crate::finding::Finding;
-use crate::source::SourceFile;
-use crate::workspace::Workspace;
+use crate::outcome::Outcome;
+use crate::source::{SourceFile, normalize};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -53,17 +51,13 @@ fn identity(f: &Finding, src: Option<&SourceFile>, root: &Path) -> String {
 /// One fingerprint per finding, in the order of `outcome.findings`. Equal
 /// identities get an occurrence suffix so they stay distinct.
 pub fn all(outcome: &Outcome) -> Vec<String> {
-    of(
-        &outcome.findings,
-        &outcome.workspace,
-        &outcome.settings.root,
-    )
+    of(&outcome.findings, &outcome.files, &outcome.root)
 }
 
 /// Fingerprints of `findings` (sorted as the engine sorts them).
-pub fn of(findings: &[Finding], ws: &Workspace, root: &Path) -> Vec<String> {
+pub fn of(findings: &[Finding], files: &[SourceFile], root: &Path) -> Vec<String> {
     let by_display: HashMap<&str, &SourceFile> =
-        ws.files.iter().map(|s| (s.display.as_str(), s)).collect();
+        files.iter().map(|s| (s.display.as_str(), s)).collect();
     let mut seen: HashMap<String, usize> = HashMap::new();
     findings
         .iter()

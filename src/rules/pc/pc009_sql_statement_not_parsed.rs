@@ -1,6 +1,5 @@
 //! PC009: a statement neither sqlparser nor the classifier understands. It
 //! is reported where the parser stopped; the rest of the file is analysed.
-use super::common::{self as c};
 use crate::catalog::RuleId;
 use crate::emit::{Report, Sink};
 use crate::registry::RuleCtx;
@@ -8,7 +7,7 @@ use crate::source::Span;
 use crate::sql::parse::Parsed;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for fa in &c::analysis(ctx).files {
+    for fa in &ctx.sql().files {
         for st in &fa.stmts {
             let (at, detail) = match (&st.split_error, &st.op, &st.parsed) {
                 (Some(e), _, _) => (
@@ -33,7 +32,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                     .var("index", st.index)
                     .var("detail", detail)
                     .var("dialect", fa.ctx.dialect.as_str())
-                    .note(c::role_note(fa)),
+                    .note(fa.note()),
             );
         }
     }

@@ -1,10 +1,10 @@
 //! `platcheck report`: run the engine as `check` does and render the
 //! checklists. The report is a document, not a gate: it exits 0 whatever it
 //! finds (`platcheck check` is the gate).
-use super::{Format, Links, Options};
-use crate::cli::{CliError, FileWrite, Output};
+use super::{CheckArgs, CliError, FileWrite, Output};
 use crate::engine;
 use crate::output;
+use crate::report::{self, Format, Links, Options};
 use crate::settings::Overrides;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -35,8 +35,8 @@ pub struct ReportArgs {
 
 impl ReportArgs {
     /// The same run settings `check` would take.
-    pub fn check_args(&self) -> crate::cli::CheckArgs {
-        crate::cli::CheckArgs {
+    pub fn check_args(&self) -> CheckArgs {
+        CheckArgs {
             paths: self.paths.clone(),
             baseline: self.baseline.clone(),
             no_inline_suppressions: self.no_inline_suppressions,
@@ -75,7 +75,7 @@ pub fn run(
         compact: args.compact,
         links,
     };
-    let text = super::render(fmt, &outcome, &opts);
+    let text = report::render(fmt, &outcome, &opts);
     Ok(match &args.output {
         None => Output::Text(text, Vec::new()),
         Some(path) => {
