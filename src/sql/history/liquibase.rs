@@ -61,7 +61,8 @@ fn dbms_applies(list: &str, flavor: super::Flavor) -> bool {
 
 pub fn read(b: &mut Build, mut inputs: Vec<Input>) {
     inputs.sort_by(|x, y| names::natural_cmp(&x.rel, &y.rel));
-    let mut ids: Vec<(String, String)> = Vec::new();
+    // `file::author:id` → where it was first defined.
+    let mut ids: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     for inp in &inputs {
         if !is_liquibase(inp.text) {
             b.file_problem(
@@ -76,7 +77,7 @@ pub fn read(b: &mut Build, mut inputs: Vec<Input>) {
         }
         for cs in changesets(b, inp) {
             let key = format!("{}::{}", inp.rel, cs.id);
-            if let Some((_, first)) = ids.iter().find(|(k, _)| *k == key) {
+            if let Some(first) = ids.get(&key) {
                 b.problem(
                     RuleId::PC014,
                     inp.file,
@@ -86,7 +87,7 @@ pub fn read(b: &mut Build, mut inputs: Vec<Input>) {
                 continue;
             }
             let line = 1 + inp.text[..cs.header.start].matches('\n').count();
-            ids.push((key, format!("{}:{line}", inp.rel)));
+            ids.insert(key, format!("{}:{line}", inp.rel));
             if let Some(list) = &cs.dbms
                 && !dbms_applies(list, b.flavor)
             {

@@ -61,7 +61,12 @@ pub fn read(b: &mut Build, inputs: Vec<Input>, metas: &[Input]) {
     };
     let changes = parse_plan(plan.text);
     let mut used = vec![false; inputs.len()];
-    let find = |rel: &str| inputs.iter().position(|i| i.rel == rel);
+    let by_rel: std::collections::HashMap<&str, usize> = inputs
+        .iter()
+        .enumerate()
+        .map(|(n, i)| (i.rel.as_str(), n))
+        .collect();
+    let find = |rel: &str| by_rel.get(rel).copied();
     for (i, c) in changes.iter().enumerate() {
         let reworked = changes[i + 1..].iter().any(|l| l.name == c.name);
         let script = match (&c.tag, reworked) {
