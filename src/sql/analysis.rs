@@ -21,6 +21,7 @@ use crate::finding::{LockFact, SqlFacts, StatementRef};
 use crate::settings::Settings;
 use crate::source::Span;
 use crate::workspace::Workspace;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// The classifier reads the head of a statement; past this many tokens a
@@ -161,7 +162,8 @@ pub fn analyze(ws: &Workspace, settings: &Settings) -> Analysis {
         let mut model = Model::default();
         // The dumps only seed the model: they are never linted.
         for u in &g.baseline {
-            run(ws, &hist, u, &TxMode::None, Role::Up, &mut model);
+            let slot = &mut Slot::Live(&mut model);
+            run(ws, &hist, u, &TxMode::None, Role::Up, slot);
         }
         // Objects created by earlier steps of the change being replayed:
         // they ship in the same deploy, so nobody can be using them yet.
@@ -173,7 +175,8 @@ pub fn analyze(ws: &Workspace, settings: &Settings) -> Analysis {
             }
             change = step.change.as_deref();
             let mode = g.tx.mode(&step.up);
-            let mut up = run(ws, &hist, &step.up, &mode, Role::Up, &mut model);
+            let slot = &mut Slot::Live(&mut model);
+            let mut up = run(ws, &hist, &step.up, &mode, Role::Up, slot);
             if change.is_some() {
                 let made: Vec<String> = up.created.keys().cloned().collect();
                 for name in &fresh {
@@ -186,13 +189,13 @@ pub fn analyze(ws: &Workspace, settings: &Settings) -> Analysis {
                 continue;
             }
             for d in &step.downs {
-                let mut after_up = model.clone();
                 let note = format!(
                     " ({}: judged against the schema after {})",
                     d.label, step.up.label
                 );
                 let role = Role::Down { note };
-                files.push(run(ws, &hist, d, &g.tx.mode(d), role, &mut after_up));
+                let after_up = &mut Slot::Scratch(Cow::Borrowed(&model));
+                files.push(run(ws, &hist, d, &g.tx.mode(d), role, after_up));
             }
         }
     }
@@ -202,13 +205,39 @@ pub fn analyze(ws: &Workspace, settings: &Settings) -> Analysis {
     }
 }
 
+/// The schema a script is judged against: the history's own model, which
+/// the script moves forward, or a scratch view of it for a down script,
+/// copied only when a statement changes it and a later one could see that.
+pub enum Slot<'a> {
+    Live(&'a mut Model),
+    Scratch(Cow<'a, Model>),
+}
+
+impl Slot<'_> {
+    fn get(&self) -> &Model {
+        match self {
+            Slot::Live(m) => m,
+            Slot::Scratch(m) => m,
+        }
+    }
+    /// Records what a statement declares; in a scratch view, nothing after
+    /// the last statement can read it, so the copy is skipped.
+    fn apply(&mut self, op: &Op, last: bool) {
+        match self {
+            Slot::Live(m) => m.apply(op),
+            Slot::Scratch(_) if last => {}
+            Slot::Scratch(m) => m.to_mut().apply(op),
+        }
+    }
+}
+
 fn run(
     ws: &Workspace,
     hist: &history::History,
     unit: &Unit,
     tx: &TxMode,
     role: Role,
-    model: &mut Model,
+    model: &mut Slot,
 ) -> FileAnalysis {
     let full = &ws.files[unit.file].text;
     let (base, text) = unit.window(full);
@@ -311,7 +340,7 @@ pub fn analyze_file(text: &str, file: usize, ctx: FileCtx, model: &mut Model) ->
         blocks: &[],
         tx,
     };
-    analyze_source(&src, file, ctx, model)
+    analyze_source(&src, file, ctx, &mut Slot::Live(model))
 }
 
 /// A statement before the session walk.
@@ -356,7 +385,7 @@ fn pieces(src: &Source, dialect: Dialect) -> Vec<split::Piece> {
     out
 }
 
-pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Model) -> FileAnalysis {
+pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot) -> FileAnalysis {
     let dialect = ctx.dialect;
     let text = src.text;
     let pre: Vec<Pre> = pieces(src, dialect)
@@ -398,6 +427,7 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Model
     };
     let mut stmts = Vec::new();
     let mut created = HashMap::new();
+    let count = pre.len();
     for p in pre {
         let index = stmts.len() + 1;
         let shift = |sp: Span| Span::new(sp.start + src.base, sp.end + src.base);
@@ -429,8 +459,8 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Model
             if let Op::CreateIndex { name: Some(n), .. } = &op {
                 created.insert(n.clone(), index);
             }
-            judge(&mut st, &op, model, &ctx);
-            model.apply(&op);
+            judge(&mut st, &op, model.get(), &ctx);
+            model.apply(&op, index == count);
             st.op = Some(op);
         }
         stmts.push(st);
