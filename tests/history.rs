@@ -322,6 +322,36 @@ fn popx_steps_of_one_change_see_its_tables_as_new() {
 }
 
 #[test]
+fn a_clusters_baseline_is_its_starting_schema_wherever_it_lives() {
+    let contract = "apiVersion: platcheck/v1\nkind: Cluster\nmetadata:\n  name: shop-db\nspec:\n  engine:\n    product: mysql\n    version: \"8.0.35\"\n  migrations:\n    path: db/migrations\n    baseline: db/dumps/2024-01.sql\n";
+    let out = run_dir(&[
+        ("platcheck.yaml", "version: 1\n"),
+        ("shop-db.yaml", contract),
+        (
+            "db/dumps/2024-01.sql",
+            "CREATE TABLE payloads (id BIGINT PRIMARY KEY, data BLOB NOT NULL);\nALTER TABEL broken;\n",
+        ),
+        (
+            "db/migrations/V5__bigger.sql",
+            "ALTER TABLE payloads MODIFY COLUMN data MEDIUMBLOB NOT NULL;\n",
+        ),
+    ]);
+    let copy = of(&out, RuleId::MG101);
+    assert_eq!(copy.len(), 1, "{:#?}", out.findings);
+    assert!(
+        copy[0].message.contains("BLOB → MEDIUMBLOB"),
+        "{}",
+        copy[0].message
+    );
+    // Never linted: its broken statement is no finding.
+    assert!(
+        out.findings
+            .iter()
+            .all(|f| !f.file.starts_with("db/dumps/"))
+    );
+}
+
+#[test]
 fn golang_migrate_files_are_one_implicit_transaction() {
     let out = run_dir(&[
         ("platcheck.yaml", "version: 1\n"),

@@ -63,6 +63,10 @@ pub fn migration_owners<'a>(
     for c in ws.clusters() {
         if let Some(mpath) = c.get("/spec/migrations/path").and_then(Node::as_str) {
             owners.entry(normalize(&root.join(mpath))).or_insert(c);
+            // The baseline dump belongs to the cluster wherever it lives.
+            if let Some(b) = c.get("/spec/migrations/baseline").and_then(Node::as_str) {
+                owners.entry(normalize(&root.join(b))).or_insert(c);
+            }
         }
     }
     owners
@@ -145,12 +149,16 @@ pub fn for_file_with(
         cluster_dir: None,
     };
     let root = normalize(&settings.root);
-    if let Some((dir, c)) = path
-        .ancestors()
-        .skip(1)
-        .find_map(|dir| owners.get(dir).map(|c| (dir, *c)))
-    {
-        origin.cluster_dir = Some(dir.to_path_buf());
+    // The file's own path is a key only for a cluster's baseline dump.
+    if let Some(c) = owners.get(&path).copied().or_else(|| {
+        path.ancestors()
+            .skip(1)
+            .find_map(|dir| owners.get(dir).copied())
+    }) {
+        origin.cluster_dir = c
+            .get("/spec/migrations/path")
+            .and_then(Node::as_str)
+            .map(|m| normalize(&root.join(m)));
         let m = |k: &str| {
             c.get(&format!("/spec/migrations/{k}"))
                 .and_then(Node::as_str)
