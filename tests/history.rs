@@ -480,6 +480,18 @@ fn bad_input_is_located_and_the_rest_analysed() {
     assert_eq!(of(&out, RuleId::PC013)[0].file, "m/2_gone.down.sql");
     assert_eq!(of(&out, RuleId::PC015)[0].file, "m/x_notes.up.sql");
     assert_eq!(of(&out, RuleId::MG001)[0].file, "m/3_i.up.sql");
+
+    // SQL before a dbmate file's first section never runs.
+    let out = run_dir(&[
+        ("platcheck.yaml", "version: 1\n"),
+        (
+            "db/migrations/20240101000000_t.sql",
+            "/* made by hand */\nCREATE TABLE stray (a int);\n-- migrate:up\nCREATE TABLE t (a int);\n-- migrate:down\nDROP TABLE t;\n",
+        ),
+    ]);
+    let stray = of(&out, RuleId::PC015);
+    assert_eq!(stray.len(), 1, "{:#?}", out.findings);
+    assert_eq!((stray[0].line, stray[0].column), (2, 1));
 }
 
 /// Every file of the layout fixtures, as (path below the fixture, text).

@@ -75,7 +75,11 @@ pub fn read(b: &mut Build, mut inputs: Vec<Input>) {
             );
             continue;
         }
-        for cs in changesets(b, inp) {
+        let sets = changesets(b, inp);
+        if let Some(first) = sets.first() {
+            b.stray_prefix(inp, first.header.start, "the first `--changeset` line");
+        }
+        for cs in sets {
             let key = format!("{}::{}", inp.rel, cs.id);
             if let Some(first) = ids.get(&key) {
                 b.problem(

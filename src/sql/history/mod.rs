@@ -195,6 +195,23 @@ impl Build<'_> {
             detail: detail.into(),
         });
     }
+    /// SQL before the first section of a file, which the tool never runs:
+    /// reported at its first statement.
+    pub fn stray_prefix(&mut self, inp: &Input, end: usize, what: &str) {
+        let head = &inp.text[..end.min(inp.text.len())];
+        let Some(p) = crate::sql::split::split(head, crate::sql::Dialect::Postgres)
+            .into_iter()
+            .find(|p| p.is_statement())
+        else {
+            return;
+        };
+        self.problem(
+            RuleId::PC015,
+            inp.file,
+            p.body,
+            format!("this statement comes before {what}: the tool does not run it"),
+        );
+    }
     /// A problem about a file as a whole, reported at its first line.
     pub fn file_problem(&mut self, rule: RuleId, inp: &Input, detail: impl Into<String>) {
         let first = inp.text.find('\n').unwrap_or(inp.text.len());

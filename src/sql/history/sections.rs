@@ -110,6 +110,10 @@ fn split(b: &mut Build, layout: Layout, inp: &Input) -> Parsed {
         .copied()
         .filter(|m| matches!(m.2, Mark::Up { .. } | Mark::Down { .. }))
         .collect();
+    if let Some(first) = dirs.first() {
+        let what = format!("the first `{}` line", up_marker(layout));
+        b.stray_prefix(inp, first.0, &what);
+    }
     for (i, &(_, end, mark)) in dirs.iter().enumerate() {
         let section_end = dirs.get(i + 1).map_or(inp.text.len(), |n| n.0);
         let span = Span::new(end, section_end);
