@@ -352,6 +352,46 @@ fn a_clusters_baseline_is_its_starting_schema_wherever_it_lives() {
 }
 
 #[test]
+fn a_clusters_directories_keep_their_own_layouts_and_share_one_schema() {
+    let contract = "apiVersion: platcheck/v1\nkind: Cluster\nmetadata:\n  name: shop-db\nspec:\n  migrations:\n    path: db\n";
+    let out = run_dir(&[
+        ("platcheck.yaml", "version: 1\n"),
+        ("shop-db.yaml", contract),
+        // A dump that sorts after the migrations: still the starting schema.
+        (
+            "db/zz-dumps/schema.sql",
+            "CREATE TABLE orders (id bigint PRIMARY KEY, total integer);\n",
+        ),
+        // Flyway scans subdirectories: V2 in users/ runs before V3 in orders/.
+        (
+            "db/migration/users/V2__users.sql",
+            "CREATE TABLE users (id bigint PRIMARY KEY, name varchar(50));\n",
+        ),
+        (
+            "db/migration/orders/V3__widen.sql",
+            "SET lock_timeout = '2s';\nALTER TABLE users ALTER COLUMN name TYPE varchar(100);\nALTER TABLE orders ALTER COLUMN total TYPE bigint;\n",
+        ),
+        // Plain seed files in their own directory, on the migrated schema.
+        (
+            "db/seeds/01_orders.sql",
+            "UPDATE orders SET total = 0 WHERE total IS NULL;\n",
+        ),
+    ]);
+    assert!(of(&out, RuleId::PC015).is_empty(), "{:#?}", out.findings);
+    let rewrites: Vec<&str> = of(&out, RuleId::MG012)
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(rewrites.len(), 1, "{rewrites:#?}");
+    assert!(
+        rewrites[0].contains("orders.total (integer → bigint)"),
+        "{}",
+        rewrites[0]
+    );
+    assert!(out.findings.iter().all(|f| !f.file.ends_with("schema.sql")));
+}
+
+#[test]
 fn golang_migrate_files_are_one_implicit_transaction() {
     let out = run_dir(&[
         ("platcheck.yaml", "version: 1\n"),

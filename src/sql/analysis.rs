@@ -1,27 +1,22 @@
-//! The replay: each history (`history::plan`) in the tool's order, one
-//! schema model per history, starting from its dumps; each down script
-//! judged on a copy of the model after its own up step, so nothing a down
-//! script does leaks forward. Per script: split, lex, parse, classify each
-//! statement; follow transactions and session settings; judge each
-//! statement against the schema so far and the lock table. Runs once per
-//! run (cached in the run's `registry::Analyses`); every MG rule reads the
-//! result.
+//! The per-script walk: split, lex, parse, classify each statement; follow
+//! transactions and session settings; judge each statement against the
+//! schema so far and the lock table. `replay` runs it over every history in
+//! the tool's order, once per run (cached in the run's
+//! `registry::Analyses`); every MG rule reads the result.
 use super::context::FileCtx;
 use super::effects::{self, Effect};
 use super::effects_my;
-use super::history::{self, Problem, TxMode, Unit};
+use super::history::{self, Problem, TxMode};
 use super::lexer::{self, Token};
 use super::locks::{self, Algorithm, MyPlan, PgMode};
 use super::ops::{Name, Op};
 use super::parse::{self, Parsed};
+pub use super::replay::{Slot, analyze};
 use super::schema::Model;
 use super::split::{self, SplitError};
 use super::{Dialect, classify};
 use crate::finding::{LockFact, SqlFacts, StatementRef};
-use crate::settings::Settings;
 use crate::source::Span;
-use crate::workspace::Workspace;
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// The classifier reads the head of a statement; past this many tokens a
@@ -153,109 +148,6 @@ impl Stmt {
 pub fn my_mode(p: MyPlan) -> String {
     let lock = if p.concurrent_dml { "NONE" } else { "SHARED" };
     format!("ALGORITHM={}, LOCK={lock}", p.algorithm.as_str())
-}
-
-pub fn analyze(ws: &Workspace, settings: &Settings) -> Analysis {
-    let hist = history::plan(ws, settings);
-    let mut files = Vec::new();
-    for g in &hist.groups {
-        let mut model = Model::default();
-        // The dumps only seed the model: they are never linted.
-        for u in &g.baseline {
-            let slot = &mut Slot::Live(&mut model);
-            run(ws, &hist, u, &TxMode::None, Role::Up, slot);
-        }
-        // Objects created by earlier steps of the change being replayed:
-        // they ship in the same deploy, so nobody can be using them yet.
-        let mut change: Option<&str> = None;
-        let mut fresh: Vec<String> = Vec::new();
-        for step in &g.steps {
-            if step.change.is_none() || step.change.as_deref() != change {
-                fresh.clear();
-            }
-            change = step.change.as_deref();
-            let mode = g.tx.mode(&step.up);
-            let slot = &mut Slot::Live(&mut model);
-            let mut up = run(ws, &hist, &step.up, &mode, Role::Up, slot);
-            if change.is_some() {
-                let made: Vec<String> = up.created.keys().cloned().collect();
-                for name in &fresh {
-                    up.created.entry(name.clone()).or_insert(0);
-                }
-                fresh.extend(made);
-            }
-            files.push(up);
-            if !settings.sql.lint_down {
-                continue;
-            }
-            for d in &step.downs {
-                let note = format!(
-                    " ({}: judged against the schema after {})",
-                    d.label, step.up.label
-                );
-                let role = Role::Down { note };
-                let after_up = &mut Slot::Scratch(Cow::Borrowed(&model));
-                files.push(run(ws, &hist, d, &g.tx.mode(d), role, after_up));
-            }
-        }
-    }
-    Analysis {
-        files,
-        problems: hist.problems,
-    }
-}
-
-/// The schema a script is judged against: the history's own model, which
-/// the script moves forward, or a scratch view of it for a down script,
-/// copied only when a statement changes it and a later one could see that.
-pub enum Slot<'a> {
-    Live(&'a mut Model),
-    Scratch(Cow<'a, Model>),
-}
-
-impl Slot<'_> {
-    fn get(&self) -> &Model {
-        match self {
-            Slot::Live(m) => m,
-            Slot::Scratch(m) => m,
-        }
-    }
-    /// Records what a statement declares; in a scratch view, nothing after
-    /// the last statement can read it, so the copy is skipped.
-    fn apply(&mut self, op: &Op, last: bool) {
-        match self {
-            Slot::Live(m) => m.apply(op),
-            Slot::Scratch(_) if last => {}
-            Slot::Scratch(m) => m.to_mut().apply(op),
-        }
-    }
-}
-
-fn run(
-    ws: &Workspace,
-    hist: &history::History,
-    unit: &Unit,
-    tx: &TxMode,
-    role: Role,
-    model: &mut Slot,
-) -> FileAnalysis {
-    let full = &ws.files[unit.file].text;
-    let (base, text) = unit.window(full);
-    // Every unit comes from a file `plan` gave a context.
-    let mut ctx = hist.ctx[&unit.file].clone();
-    ctx.in_transaction = *tx != TxMode::None;
-    let src = Source {
-        text: &text,
-        base,
-        blocks: &unit.blocks,
-        tx: tx.clone(),
-    };
-    let mut fa = analyze_source(&src, unit.file, ctx, model);
-    fa.role = role;
-    if unit.keep.as_ref().is_some_and(|k| k.len() > 1) {
-        fa.window = Some((base, text.into_owned()));
-    }
-    fa
 }
 
 fn kind_of(op: Option<&Op>, toks: &[Token], text: &str) -> String {

@@ -12,6 +12,7 @@ pub mod lexer;
 pub mod locks;
 pub mod ops;
 pub mod parse;
+pub mod replay;
 pub mod schema;
 pub mod split;
 pub mod types;
