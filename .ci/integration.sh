@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Integration checks with the real tools our users run: check-jsonschema and
-# zizmor on the GitHub Action (and its documented example workflow), and
-# pre-commit try-repo on the hooks. Installs its tools into a venv itself.
+# zizmor on the GitHub Action (and its documented example workflow),
+# check-jsonschema on the launch report's JSON, and pre-commit try-repo on
+# the hooks. Installs its tools into a venv itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 project="$PWD"
@@ -26,9 +27,14 @@ awk '/^```yaml$/{n++; if (n==1) {inside=1; next}} /^```$/{inside=0} inside' docs
 echo "-- zizmor: action.yml and the example workflow"
 "$venv/bin/zizmor" --offline --no-progress action.yml "$work/platcheck.yml"
 
-echo "-- pre-commit try-repo: platcheck-system hook"
 cargo build --quiet
 export PATH="$project/target/debug:$PATH"
+
+echo "-- check-jsonschema: the launch report's JSON against schemas/report.schema.json"
+platcheck report examples/violations --format json > "$work/report.json"
+"$venv/bin/check-jsonschema" --schemafile schemas/report.schema.json "$work/report.json"
+
+echo "-- pre-commit try-repo: platcheck-system hook"
 repo="$work/repo"
 mkdir -p "$repo"
 git -C "$repo" init -q

@@ -88,7 +88,8 @@ pub fn read(path: &Path) -> Result<(Baseline, String), String> {
     Ok((b, text))
 }
 
-/// Removes baselined findings. Returns how many were hidden and, when some
+/// Removes baselined findings. Returns the hidden ones with their
+/// fingerprints (the report shows them as waivers) and, when some
 /// entries are stale, the PC011 report (the baseline file is added to the
 /// workspace so the report can point into it). Only entries about files this
 /// run checked can be stale: checking a subdirectory says nothing about the
@@ -99,7 +100,7 @@ pub fn apply(
     baseline: &Baseline,
     root: &Path,
     (display, path, text): (&str, &Path, &str),
-) -> (usize, Option<Report>) {
+) -> (Vec<(Finding, String)>, Option<Report>) {
     let known: BTreeSet<&str> = baseline
         .entries
         .iter()
@@ -112,10 +113,16 @@ pub fn apply(
         .collect();
     let prints = fingerprint::of(findings, &ws.files, root);
     let current: BTreeSet<&str> = prints.iter().map(String::as_str).collect();
-    let before = findings.len();
-    let mut keep = prints.iter().map(|p| !known.contains(p.as_str()));
-    findings.retain(|_| keep.next().unwrap_or(true));
-    let hidden = before - findings.len();
+    let mut hidden = Vec::new();
+    let mut kept = Vec::with_capacity(findings.len());
+    for (f, p) in std::mem::take(findings).into_iter().zip(&prints) {
+        if known.contains(p.as_str()) {
+            hidden.push((f, p.clone()));
+        } else {
+            kept.push(f);
+        }
+    }
+    *findings = kept;
     let stale = baseline
         .entries
         .iter()

@@ -82,8 +82,6 @@ struct FrontMatter {
     help: String,
     input: String,
     source: String,
-    #[serde(default)]
-    checklist: Option<String>,
 }
 
 /// A rule's metadata, from the front matter of its data file.
@@ -99,7 +97,6 @@ pub struct RuleMeta {
     pub help: String,
     pub input: String,
     pub source: String,
-    pub checklist: Option<String>,
     /// The Markdown body (the fixed headings).
     pub body: String,
 }
@@ -143,7 +140,6 @@ pub fn parse_doc(id: RuleId, text: &str) -> Result<RuleMeta, String> {
         help: fm.help,
         input: fm.input,
         source: fm.source,
-        checklist: fm.checklist,
         body: rest[end + 5..].trim_start_matches('\n').to_string(),
     })
 }

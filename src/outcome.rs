@@ -34,6 +34,12 @@ pub struct Outcome {
     pub root: PathBuf,
     /// The baseline file in effect (`--baseline`, or `baseline:` in the config).
     pub baseline: Option<PathBuf>,
+    /// The config file used, as displayed (`None`: the defaults).
+    pub config: Option<String>,
+    /// `--base GIT-REF` as given: payload schemas were compared with it.
+    pub base: Option<String>,
+    /// `--changed-since REF`: findings were limited to changed files.
+    pub changed_since: Option<String>,
     /// Every file of the run, in workspace order (findings name them by
     /// display path; printers quote their text).
     pub files: Vec<SourceFile>,
@@ -48,6 +54,24 @@ pub struct Outcome {
     pub suppressions: Vec<Suppression>,
     /// Run-level remarks that are not findings (see `Sink::notes`).
     pub notes: Vec<String>,
+    /// The findings suppressed inline or by the baseline, with what hid
+    /// them: the launch report shows them as waivers.
+    pub waived: Vec<Waived>,
+}
+
+/// A finding that a suppression or the baseline hid.
+#[derive(Debug, Clone)]
+pub struct Waived {
+    pub finding: Finding,
+    pub by: WaivedBy,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WaivedBy {
+    /// An inline suppression: its index in `Outcome::suppressions`.
+    Inline(usize),
+    /// An entry of the baseline file: its display path and the entry's line.
+    Baseline { file: String, line: usize },
 }
 
 impl Outcome {

@@ -143,19 +143,20 @@ fn next_code_line(src: &SourceFile, line: usize, class: FileClass) -> usize {
     line + 1
 }
 
-/// Whether a report on `line` of `file` is silenced; marks the suppression used.
-pub fn matches(sups: &mut [Suppression], file: usize, line: usize, rule: RuleId) -> bool {
-    for s in sups.iter_mut() {
+/// The suppression that silences a report on `line` of `file`, if any (its
+/// index in `sups`); marks it used.
+pub fn matches(sups: &mut [Suppression], file: usize, line: usize, rule: RuleId) -> Option<usize> {
+    for (i, s) in sups.iter_mut().enumerate() {
         if s.file == file
             && s.target_line == line
             && s.defect.is_none()
             && s.rules.iter().any(|r| r == rule.as_str())
         {
             s.used = true;
-            return true;
+            return Some(i);
         }
     }
-    false
+    None
 }
 
 /// PC010 reports for defective and unused suppressions.

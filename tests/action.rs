@@ -218,7 +218,7 @@ fn action_appends_the_compact_report_to_the_step_summary() {
         .split_once("# Launch checklist report")
         .unwrap_or_else(|| panic!("no report in the summary: {}", r.summary));
     assert!(check.starts_with("## platcheck"));
-    assert!(report.contains("- **Today:** 2026-11-30 (from platcheck.yaml)"));
+    assert!(report.contains("- **Date used:** 2026-11-30 (from platcheck.yaml)"));
     let outcome = common::check(&[Path::new("examples/violations")]);
     for c in outcome.contracts.iter() {
         assert!(report.contains(&format!("[{}](", c.name)), "{}", c.name);

@@ -1,6 +1,9 @@
 //! The HTML report in a real browser: headless Chromium renders the page for
 //! examples/violations to a screenshot and dumps its DOM. The DOM must hold
-//! every contract with the statuses the model computed, and Chromium's own
+//! every contract with the statuses the model computed, each status with
+//! what it shows (reason, missing fields, unchecked inputs, findings) and
+//! every waiver with its reason, `until` and author; a second page, committed
+//! by a known author, shows the waiver details git gives. Chromium's own
 //! network log must show no request made on the page's behalf (a control
 //! page with an external image proves the detector sees such requests).
 //!
@@ -8,7 +11,7 @@
 //! PLATCHECK_BROWSER_TESTS=0 is set (`.ci/browser.sh` installs it).
 mod common;
 use platcheck::engine;
-use platcheck::report::model::{self, Status};
+use platcheck::report::model::{self, ItemResult, Status, Waiver};
 use platcheck::settings::Overrides;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -114,7 +117,12 @@ fn html_report_renders_in_chromium_without_network() {
         &Overrides::default(),
     )
     .unwrap();
-    let expected = model::build(&outcome);
+    let facts = platcheck::cli::report_facts::gather(
+        &outcome,
+        &[PathBuf::from("examples/violations")],
+        &common::root(),
+    );
+    let expected = model::build(&outcome, facts);
     let sections: Vec<&str> = dom.split("<section class=\"contract\"").skip(1).collect();
     assert_eq!(sections.len(), expected.contracts.len());
     for (section, c) in sections.iter().zip(&expected.contracts) {
@@ -131,16 +139,42 @@ fn html_report_renders_in_chromium_without_network() {
         let want: Vec<&str> = c.items.iter().map(|i| i.status.slug()).collect();
         assert_eq!(statuses, want, "{}", c.name);
         for i in &c.items {
-            assert!(section.contains(&format!("</span> {}</span>", i.status.label())));
+            let li = item_html(section, i.item.number);
+            assert!(
+                li.contains(&format!("</span> {}</span>", i.status.label())),
+                "{} item {}: the status word is on the page",
+                c.name,
+                i.item.number
+            );
+            status_details(li, i);
         }
     }
-    for s in [Status::NotMet, Status::Met, Status::NotApplicable] {
+    for s in Status::ALL {
         assert!(
             dom.contains(&format!("data-status=\"{}\"", s.slug())),
-            "{s:?}"
+            "{s:?} is rendered"
         );
     }
-
+    // The header: revision, version, the date and config used, --base.
+    let rev = expected
+        .facts
+        .revision
+        .as_ref()
+        .expect("the repository is a git checkout");
+    assert!(dom.contains(&format!("title=\"{}\">{}</code>", rev.commit, rev.short())));
+    assert!(dom.contains(&format!(
+        "<dd id=\"version\">{}</dd>",
+        env!("CARGO_PKG_VERSION")
+    )));
+    assert!(dom.contains("<dd id=\"config\">examples/violations/platcheck.yaml</dd>"));
+    assert!(dom.contains("<time datetime=\"2026-11-30\">2026-11-30</time>"));
+    assert!(dom.contains("<code>--base</code> was not given"));
+    let t = expected.totals();
+    assert!(dom.contains(&format!(
+        "<span class=\"num\">{} <small>of {}</small></span>",
+        t.get(Status::Met),
+        t.applicable()
+    )));
     // The screenshot a reviewer looks at.
     let png = work.path().join("report.png");
     browse(
@@ -174,4 +208,206 @@ fn html_report_renders_in_chromium_without_network() {
         page_requests(&control_log),
         ["https://img.example.test/x.png"]
     );
+}
+
+/// The `<li>` of item `n` in a contract's section.
+fn item_html(section: &str, n: u32) -> &str {
+    let start = section
+        .find(&format!("data-item=\"{n}\""))
+        .unwrap_or_else(|| panic!("item {n} is on the page"));
+    let rest = &section[start..];
+    &rest[..rest.find("</div></li>").unwrap()]
+}
+
+/// Text as Chromium serialises it in a text node.
+fn text_node(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// What each status shows besides its word: the reason, the missing
+/// fields, what was not checked, the findings and the waivers.
+fn status_details(li: &str, i: &ItemResult) {
+    let at = format!("item {}", i.item.number);
+    match i.status {
+        Status::NotApplicable => {
+            let reason = i.reason.as_deref().unwrap();
+            assert!(
+                li.contains(&format!("<p class=\"reason\">{}</p>", text_node(reason))),
+                "{at}"
+            );
+        }
+        Status::Missing => {
+            for m in &i.missing {
+                assert!(
+                    li.contains(&format!(
+                        "data-field=\"{}\">missing evidence: <code>{}</code>",
+                        m.pointer,
+                        text_node(&m.label)
+                    )),
+                    "{at}: {}",
+                    m.label
+                );
+            }
+        }
+        Status::NotChecked => {
+            for u in &i.unchecked {
+                assert!(
+                    li.contains(&format!("<span class=\"how\">{}</span>", text_node(&u.how))),
+                    "{at}"
+                );
+            }
+        }
+        Status::NotMet => {
+            assert!(
+                li.contains("class=\"finding ") || li.contains("class=\"short\""),
+                "{at}: a not-met item shows why"
+            );
+        }
+        Status::Waived | Status::Met => {}
+    }
+    for w in &i.waivers {
+        waiver_details(li, w, &at);
+    }
+}
+
+fn waiver_details(li: &str, w: &Waiver, at: &str) {
+    let class = if w.expired {
+        format!("finding waiver sev-{} expired", w.finding.severity.as_str())
+    } else {
+        format!("finding waiver sev-{}", w.finding.severity.as_str())
+    };
+    let open = format!("<li class=\"{class}\" data-waiver=\"{}\">", w.kind.as_str());
+    let start = li.find(&open).unwrap_or_else(|| panic!("{at}: no {open}"));
+    let el = &li[start..start + li[start..].find("</li>").unwrap()];
+    assert!(el.contains(if w.expired {
+        ">waiver expired</span>"
+    } else {
+        ">waived</span>"
+    }));
+    assert!(el.contains(&format!(">{}</a>", w.finding.rule)), "{at}");
+    assert!(
+        el.contains(&format!(
+            "<dd class=\"w-reason\">{}</dd>",
+            text_node(&w.reason)
+        )),
+        "{at}: reason"
+    );
+    match &w.until {
+        Some(u) => assert!(
+            el.contains(&format!(
+                "<dd class=\"w-until\"><time datetime=\"{u}\">{u}</time>"
+            )),
+            "{at}"
+        ),
+        None => assert!(
+            el.contains("<dd class=\"w-until\">no expiry date</dd>"),
+            "{at}"
+        ),
+    }
+    let author = w
+        .author
+        .as_deref()
+        .map_or_else(|| "not known".to_string(), text_node);
+    assert!(
+        el.contains(&format!("<dd class=\"w-author\">{author}</dd>")),
+        "{at}: author {author}: {el}"
+    );
+}
+
+#[test]
+fn waiver_details_render_in_chromium_with_their_author() {
+    if std::env::var("PLATCHECK_BROWSER_TESTS").as_deref() == Ok("0") {
+        eprintln!("PLATCHECK_BROWSER_TESTS=0: the Chromium rendering test is turned off");
+        return;
+    }
+    let bin = chromium()
+        .expect("chromium is not installed (see html_report_renders_in_chromium_without_network)");
+    // The waived fixture, committed by a known author on a known day.
+    let repo = common::GitRepo::new();
+    common::copy_tree(
+        &common::root().join("tests/report_fixtures/waived"),
+        repo.path(),
+        None,
+    );
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(repo.path())
+            .args(args)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "Dana Reviewer")
+            .env("GIT_AUTHOR_EMAIL", "dana@example.test")
+            .env("GIT_AUTHOR_DATE", "2026-11-02T10:00:00Z")
+            .env("GIT_COMMITTER_NAME", "ci")
+            .env("GIT_COMMITTER_EMAIL", "ci@example.test")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    git(&["add", "-A"]);
+    git(&[
+        "-c",
+        "commit.gpgsign=false",
+        "commit",
+        "-q",
+        "-m",
+        "waivers",
+    ]);
+    let work = tempfile::tempdir().unwrap();
+    let page = work.path().join("waived.html");
+    let o = Command::new(env!("CARGO_BIN_EXE_platcheck"))
+        .args(["report", "--format", "html", "-o"])
+        .arg(&page)
+        .current_dir(repo.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dom = browse(
+        &bin,
+        &page,
+        work.path(),
+        &["--dump-dom"],
+        &work.path().join("net.json"),
+    );
+    let inline = "<li class=\"finding waiver sev-warning\" data-waiver=\"inline\">";
+    let at = dom.find(inline).expect("the inline waiver is on the page");
+    let el = &dom[at..at + dom[at..].find("</li>").unwrap()];
+    for want in [
+        ">CL110</a>",
+        "<dd class=\"w-where\">inline at <a href=",
+        "<dd class=\"w-reason\">the cost review moved to the quarterly close on 2026-12-15</dd>",
+        "<dd class=\"w-until\"><time datetime=\"2026-12-31\">2026-12-31</time></dd>",
+        "<dd class=\"w-author\">Dana Reviewer &lt;dana@example.test&gt;, 2026-11-02</dd>",
+    ] {
+        assert!(el.contains(want), "{want} in {el}");
+    }
+    let baseline = "data-waiver=\"baseline\"";
+    let at = dom
+        .find(baseline)
+        .expect("the baseline waiver is on the page");
+    let el = &dom[at..at + dom[at..].find("</li>").unwrap()];
+    assert!(
+        el.contains(">CL013</a>") && el.contains("baseline.json:5</a>"),
+        "{el}"
+    );
+    assert!(el.contains(
+        "<dd class=\"w-author\">Dana Reviewer &lt;dana@example.test&gt;, 2026-11-02</dd>"
+    ));
+    let items: Vec<&str> = dom
+        .split("data-status=\"")
+        .skip(1)
+        .map(|s| &s[..s.find('"').unwrap()])
+        .collect();
+    assert_eq!(
+        items.iter().filter(|s| **s == "waived").count(),
+        2,
+        "{items:?}"
+    );
+    assert!(page_requests(&work.path().join("net.json")).is_empty());
 }

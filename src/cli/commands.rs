@@ -3,6 +3,7 @@
 use super::{CheckArgs, CliError, FileWrite, Global, Output, overrides};
 use crate::catalog::{self, RuleId};
 use crate::engine;
+use crate::outcome::WaivedBy;
 use crate::output::Format;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -26,6 +27,18 @@ pub(super) fn baseline_write(
         .unwrap_or_else(|| cwd.join(".platcheck-baseline.json"));
     // A stale-baseline notice about the old file is not debt to record.
     outcome.findings.retain(|f| f.rule != RuleId::PC011);
+    // The config's `baseline:` still applied: what it hid is debt too, or
+    // rewriting the baseline would drop its entries.
+    let hidden = std::mem::take(&mut outcome.waived);
+    outcome.findings.extend(
+        hidden
+            .into_iter()
+            .filter(|w| matches!(w.by, WaivedBy::Baseline { .. }))
+            .map(|w| w.finding),
+    );
+    outcome
+        .findings
+        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let b = crate::baseline::build(&outcome.findings, &outcome.files, &outcome.root);
     let msg = format!(
         "wrote {} baseline entries to {}\n",
@@ -99,8 +112,9 @@ pub(super) fn rule_doc(key: &str) -> Result<String, CliError> {
     let _ = writeln!(out, "Help: {}", m.help);
     let _ = writeln!(out, "Input: {}", m.input);
     let _ = writeln!(out, "Source: {}", m.source);
-    if let Some(c) = &m.checklist {
-        let _ = writeln!(out, "Checklist: {c}");
+    // The launch-checklist items whose evidence says this rule must not fire.
+    for item in crate::report::checklist::items_deciding(id) {
+        let _ = writeln!(out, "Checklist: {item}");
     }
     let _ = writeln!(out, "Docs: {}\n", id.url());
     out.push_str(&m.body);

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 mod commands;
 pub mod report;
+pub mod report_facts;
 pub mod verify;
 use commands::{baseline_write, rule_doc, rules_table, suppressions};
 
@@ -107,7 +108,7 @@ pub enum Command {
     Rules,
     /// Print an embedded JSON Schema.
     Schema {
-        #[arg(value_parser = ["cluster", "event-boundary", "config"])]
+        #[arg(value_parser = ["cluster", "event-boundary", "config", "report"])]
         kind: String,
     },
     /// Record or manage the baseline of accepted findings.
@@ -115,7 +116,7 @@ pub enum Command {
         #[command(subcommand)]
         action: BaselineAction,
     },
-    /// The launch checklists of every Cluster and EventBoundary, as Markdown (default) or --format html.
+    /// The launch checklists of every Cluster and EventBoundary, as Markdown (default), --format html or --format json.
     Report(report::ReportArgs),
     /// List every inline suppression: rules, reason, expiry, and whether it matched.
     Suppressions(CheckArgs),
@@ -194,6 +195,9 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
         )
         .map(Output::Gate)
         .map_err(CliError),
+        Some(Command::Schema { kind }) if kind == "report" => {
+            Ok(text(crate::report::json::SCHEMA.to_string()))
+        }
         Some(Command::Schema { kind }) => {
             let k = SchemaKind::parse(&kind)
                 .ok_or_else(|| CliError(format!("unknown schema `{kind}`")))?;
@@ -275,11 +279,16 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
         ..style
     };
     let mut files = Vec::new();
-    let mut text = output::render(g.format, &outcome, style);
+    // The launch report also says which revision it describes (git).
+    let render = |f: Format, style: human::Style| match f {
+        Format::Markdown | Format::Html => report::render_from_check(f, &outcome, &args.paths, cwd),
+        _ => output::render(f, &outcome, style),
+    };
+    let mut text = render(g.format, style);
     if let Some(path) = primary {
         files.push(FileWrite {
             path,
-            text: output::render(g.format, &outcome, plain),
+            text: render(g.format, plain),
             append: false,
         });
         text = String::new();
@@ -287,7 +296,7 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
     for (f, path) in extra {
         files.push(FileWrite {
             path,
-            text: output::render(f, &outcome, plain),
+            text: render(f, plain),
             append: false,
         });
     }

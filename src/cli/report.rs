@@ -3,6 +3,7 @@
 //! finds (`platcheck check` is the gate).
 use super::{CheckArgs, CliError, FileWrite, Output};
 use crate::engine;
+use crate::outcome::Outcome;
 use crate::output;
 use crate::report::{self, Format, Links, Options};
 use crate::settings::Overrides;
@@ -46,13 +47,15 @@ impl ReportArgs {
     }
 }
 
-/// `--format` is the global flag: markdown (also the default, `human`) or html.
+/// `--format` is the global flag: markdown (also the default, `human`),
+/// html or json.
 fn format(f: output::Format) -> Result<Format, CliError> {
     match f {
         output::Format::Human | output::Format::Markdown => Ok(Format::Markdown),
         output::Format::Html => Ok(Format::Html),
+        output::Format::Json => Ok(Format::Json),
         other => Err(CliError(format!(
-            "platcheck report writes markdown or html, not {}; use --format markdown or --format html",
+            "platcheck report writes markdown, html or json, not {}; use --format markdown, html or json",
             clap::ValueEnum::to_possible_value(&other)
                 .map_or_else(String::new, |v| v.get_name().to_string())
         ))),
@@ -75,7 +78,8 @@ pub fn run(
         compact: args.compact,
         links,
     };
-    let text = report::render(fmt, &outcome, &opts);
+    let facts = super::report_facts::gather(&outcome, &args.paths, cwd);
+    let text = report::render_model(fmt, &report::model::build(&outcome, facts), &opts);
     Ok(match &args.output {
         None => Output::Text(text, Vec::new()),
         Some(path) => {
@@ -91,4 +95,24 @@ pub fn run(
             )
         }
     })
+}
+
+/// `check --format markdown|html`: the report of the gating run, with the
+/// same run facts `platcheck report` gives.
+pub fn render_from_check(
+    f: output::Format,
+    outcome: &Outcome,
+    paths: &[PathBuf],
+    cwd: &Path,
+) -> String {
+    let fmt = match f {
+        output::Format::Html => Format::Html,
+        _ => Format::Markdown,
+    };
+    let facts = super::report_facts::gather(outcome, paths, cwd);
+    report::render_model(
+        fmt,
+        &report::model::build(outcome, facts),
+        &Options::default(),
+    )
 }

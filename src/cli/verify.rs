@@ -2,15 +2,17 @@
 //! prints. The replay itself is `sql::verify`.
 use crate::mirror::gate_cmd::GateRun;
 use crate::output::Format;
-use crate::sql::verify::command::{against_recording, live, read_recording, scripts};
-use crate::sql::verify::{render, scratch};
+use crate::sql::verify::command::{against_recording, ephemeral, live, read_recording, scripts};
+use crate::sql::verify::ephemeral_bins::Kind;
+use crate::sql::verify::{DEFAULT_WATCH_CONNECTIONS, Options, VerifyError, render, signals};
 use clap::Args;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 #[derive(Args, Debug, Clone)]
 pub struct VerifyArgs {
-    /// postgres://… or mysql://… / mariadb://… ; a scratch database is created and dropped there.
-    #[arg(long, value_name = "URL", required_unless_present = "observed")]
+    /// postgres://… or mysql://… / mariadb://… ; a scratch database is created and dropped there. Without it, verify starts its own throwaway server (see --server).
+    #[arg(long, value_name = "URL")]
     pub database_url: Option<String>,
     /// Compare with a recorded run (from --save) instead of a live server.
     #[arg(long, value_name = "FILE", conflicts_with = "database_url")]
@@ -19,15 +21,56 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
     /// PostgreSQL only: replay in the URL's own database, inside one transaction that is rolled back.
-    #[arg(long)]
+    #[arg(long, requires = "database_url")]
     pub in_place: bool,
+    /// Without --database-url: the throwaway server to start (postgres, mariadb or mysql), from the installed binaries.
+    #[arg(long, value_name = "KIND", default_value = "postgres", value_parser = ["postgres", "postgresql", "mariadb", "mysql"], conflicts_with = "database_url")]
+    pub server: String,
+    /// Where the throwaway server's binaries are (initdb and postgres; mariadb-install-db and mariadbd; mysqld).
+    #[arg(long, value_name = "DIR")]
+    pub engine_bin: Option<PathBuf>,
+    /// DANGEROUS, for trusted input only: run statements that act outside the scratch database (databases, roles, server settings, files, programs, other servers), as the URL's own user, without the sandbox role.
+    #[arg(long)]
+    pub allow_cluster_wide: bool,
+    /// A PostgreSQL extension CREATE EXTENSION may create besides the built-in allow-list (repeatable).
+    #[arg(long = "allow-extension", value_name = "NAME")]
+    pub allow_extension: Vec<String>,
+    /// Seconds one statement may run before platcheck cancels it, whatever the SQL sets.
+    #[arg(long, value_name = "SECS", default_value_t = 120)]
+    pub statement_timeout: u64,
+    /// Seconds the whole replay may take before platcheck stops it (exit 2).
+    #[arg(long, value_name = "SECS", default_value_t = 1800)]
+    pub total_timeout: u64,
+    /// Sessions the PostgreSQL lock watcher may hold at once; with more tables than that, tables share sessions and the run says so.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_WATCH_CONNECTIONS)]
+    pub watch_connections: usize,
     /// Migration files, or directories of *.sql files, replayed in the order given (directories sorted by name).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
 }
 
+impl VerifyArgs {
+    pub fn options(&self) -> Options {
+        Options {
+            in_place: self.in_place,
+            allow_cluster_wide: self.allow_cluster_wide,
+            extensions: self.allow_extension.clone(),
+            statement_limit: Duration::from_secs(self.statement_timeout.max(1)),
+            total_limit: Duration::from_secs(self.total_timeout.max(1)),
+            watch_connections: self.watch_connections.max(2),
+        }
+    }
+}
+
 pub fn run(format: Format, args: &VerifyArgs, cwd: &Path) -> Result<GateRun, String> {
     let scripts = scripts(&args.files, cwd)?;
+    let opts = args.options();
+    // An error a signal caused: let the signal thread finish its cleanup
+    // and exit instead of racing it with a report.
+    let interrupted = |e: VerifyError| {
+        signals::settle_if_interrupted();
+        e.0
+    };
     let (run, source) = match (&args.database_url, &args.observed) {
         (_, Some(rec)) => {
             let recorded = read_recording(&cwd.join(rec))?;
@@ -37,10 +80,7 @@ pub fn run(format: Format, args: &VerifyArgs, cwd: &Path) -> Result<GateRun, Str
             )
         }
         (Some(url), None) => {
-            let run = live(url, &scripts, args.in_place).map_err(|e| {
-                scratch::settle_if_interrupted();
-                e.0
-            })?;
+            let run = live(url, &scripts, &opts).map_err(interrupted)?;
             let where_ = if args.in_place {
                 "in place, rolled back"
             } else {
@@ -48,8 +88,15 @@ pub fn run(format: Format, args: &VerifyArgs, cwd: &Path) -> Result<GateRun, Str
             };
             (run, where_.to_string())
         }
-        (None, None) => return Err("give --database-url URL or --observed FILE".into()),
+        (None, None) => {
+            let kind = Kind::parse(&args.server).unwrap_or(Kind::Postgres);
+            let bin = args.engine_bin.as_ref().map(|b| cwd.join(b));
+            let run = ephemeral(kind, bin.as_deref(), &scripts, &opts).map_err(interrupted)?;
+            (run, "throwaway server, removed".to_string())
+        }
     };
+    // A signal that arrived as the last statement ended.
+    signals::settle_if_interrupted();
     if let Some(save) = &args.save {
         let path = cwd.join(save);
         std::fs::write(&path, render::json(&run))
@@ -61,8 +108,8 @@ pub fn run(format: Format, args: &VerifyArgs, cwd: &Path) -> Result<GateRun, Str
     };
     Ok(GateRun {
         text,
-        hits: run.disagreements(),
-        warnings: Vec::new(),
+        hits: run.disagreements() + run.withheld(),
+        warnings: run.notes.clone(),
         errors: Vec::new(),
     })
 }

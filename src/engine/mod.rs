@@ -5,7 +5,7 @@ use crate::discover::{self, Candidate, FileClass};
 use crate::emit::{Report, Sink};
 use crate::finding::{Finding, Severity};
 // The outcome is model data; it is re-exported here, where it is made.
-pub use crate::outcome::{Outcome, Summary};
+pub use crate::outcome::{Outcome, Summary, Waived, WaivedBy};
 use crate::registry::{Analyses, Check, RuleCtx};
 use crate::settings::{Overrides, Settings, SettingsError};
 use crate::source::{SourceFile, Span};
@@ -93,6 +93,7 @@ fn analyze(
 ) -> Result<Outcome, RunError> {
     let mut ws = Workspace::default();
     let mut sink = Sink::default();
+    let config = settings.config.as_ref().map(|c| c.display.clone());
     if let Some(cfg) = settings.config.take() {
         ws.add_file(cfg, None);
         sink.reports.append(&mut settings.problems);
@@ -167,7 +168,7 @@ fn analyze(
 
     let mut notes = std::mem::take(&mut sink.notes);
     notes.dedup();
-    let (mut findings, mut suppressed, suppressions) = finish(&ws, &settings, sink.reports);
+    let (mut findings, mut waived, suppressions) = finish(&ws, &settings, sink.reports);
     if let Some(path) = settings.baseline.clone() {
         let (baseline, text) = crate::baseline::read(&path).map_err(RunError::Usage)?;
         let display = crate::source::display_path(&path, cwd);
@@ -178,7 +179,16 @@ fn analyze(
             &settings.root,
             (&display, &path, &text),
         );
-        suppressed += hidden;
+        waived.extend(hidden.into_iter().map(|(finding, print)| {
+            let line = baseline_line(&text, &print);
+            Waived {
+                finding,
+                by: WaivedBy::Baseline {
+                    file: display.clone(),
+                    line,
+                },
+            }
+        }));
         if let Some(r) = stale
             && let Some(severity) = settings.severity(r.rule)
         {
@@ -201,7 +211,7 @@ fn analyze(
     }
     let mut summary = Summary {
         files: checked,
-        suppressed,
+        suppressed: waived.len(),
         ..Summary::default()
     };
     for f in &findings {
@@ -225,13 +235,25 @@ fn analyze(
         fail_on: settings.fail_on,
         root: settings.root,
         baseline: settings.baseline,
+        config,
+        base: settings.base,
+        changed_since: settings.changed_since,
         files,
         classes,
         contracts,
         rules_off,
         suppressions,
         notes,
+        waived,
     })
+}
+
+/// The line of a baseline entry (its `fingerprint` key), for the report.
+fn baseline_line(text: &str, print: &str) -> usize {
+    let needle = format!("\"{print}\"");
+    text.lines()
+        .position(|l| l.contains("\"fingerprint\"") && l.contains(&needle))
+        .map_or(1, |i| i + 1)
 }
 
 /// PC007: two contracts of one kind with one name.
@@ -267,7 +289,7 @@ fn finish(
     ws: &Workspace,
     settings: &Settings,
     reports: Vec<Report>,
-) -> (Vec<Finding>, usize, Vec<suppress::Suppression>) {
+) -> (Vec<Finding>, Vec<Waived>, Vec<suppress::Suppression>) {
     let mut sups = Vec::new();
     for (i, src) in ws.files.iter().enumerate() {
         let class = ws.classes[i].unwrap_or(FileClass::Yaml);
@@ -281,10 +303,10 @@ fn finish(
             .collect();
         findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         findings.dedup();
-        return (findings, 0, sups);
+        return (findings, Vec::new(), sups);
     }
     let mut findings = Vec::new();
-    let mut suppressed = 0;
+    let mut waived = Vec::new();
     for r in reports {
         let Some(mut severity) = settings.severity(r.rule) else {
             continue;
@@ -297,8 +319,13 @@ fn finish(
         }
         let line = ws.files[r.file].line_col(r.span.start).line;
         // An internal error always reaches the exit code.
-        if r.rule != RuleId::PC000 && suppress::matches(&mut sups, r.file, line, r.rule) {
-            suppressed += 1;
+        if r.rule != RuleId::PC000
+            && let Some(by) = suppress::matches(&mut sups, r.file, line, r.rule)
+        {
+            waived.push(Waived {
+                finding: render(ws, r, severity),
+                by: WaivedBy::Inline(by),
+            });
             continue;
         }
         findings.push(render(ws, r, severity));
@@ -310,7 +337,8 @@ fn finish(
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup();
-    (findings, suppressed, sups)
+    waived.sort_by(|a, b| a.finding.sort_key().cmp(&b.finding.sort_key()));
+    (findings, waived, sups)
 }
 
 fn render(ws: &Workspace, r: Report, severity: Severity) -> Finding {

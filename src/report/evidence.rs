@@ -1,8 +1,12 @@
-//! Contract values as evidence: expanding `*` in evidence pointers, labels a
-//! reviewer can read (`pools[checkout-api].pool_size`), and matching finding
-//! pointers against the patterns.
+//! Contract values as evidence: which of an item's fields are present, which
+//! are missing (exactly, element by element: `consumers[billing].retry.jitter`),
+//! and which are present with a value that does not satisfy the item.
+use super::checklist::{Field, Scalar};
+use super::when::{holds, scalar_is};
 use crate::contracts::Contract;
+use crate::contracts::units::{self, Duration};
 use crate::contracts::yaml::{Node, Value};
+use jiff::civil::Date;
 
 /// One contract value shown next to a checklist item.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,92 +19,286 @@ pub struct Evidence {
     pub line: usize,
 }
 
-const MAX_VALUE: usize = 120;
-
-/// Every present value matching `pattern`, in document order.
-pub fn collect(c: &Contract, pattern: &str, line_of: &dyn Fn(&Node) -> usize) -> Vec<Evidence> {
-    let mut out = Vec::new();
-    let segments: Vec<&str> = pattern.trim_start_matches('/').split('/').collect();
-    walk(
-        &c.root,
-        &segments,
-        String::new(),
-        Vec::new(),
-        &mut |pointer, label, node| {
-            if let Some(value) = value_text(node) {
-                out.push(Evidence {
-                    label: label.strip_prefix("spec.").unwrap_or(&label).to_string(),
-                    pointer,
-                    value,
-                    line: line_of(node),
-                });
-            }
-        },
-    );
-    out
+/// A field the item needs that the contract does not declare.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Missing {
+    pub label: String,
+    pub pointer: String,
+    /// What the source asks for, when the checklist says.
+    pub why: Option<String>,
 }
 
-fn walk(
-    node: &Node,
-    rest: &[&str],
+/// A field that is present with a value that does not satisfy the item.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shortfall {
+    pub label: String,
+    pub pointer: String,
+    pub value: String,
+    /// What would satisfy it (`at least 3`, `one of all`).
+    pub expected: String,
+    pub why: Option<String>,
+    pub line: usize,
+}
+
+/// Everything one evidence field says about a contract.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub present: Vec<Evidence>,
+    pub missing: Vec<Missing>,
+    pub short: Vec<Shortfall>,
+}
+
+pub struct Ctx<'a> {
+    pub today: Date,
+    pub line_of: &'a dyn Fn(&Node) -> usize,
+}
+
+const MAX_VALUE: usize = 120;
+
+/// Checks one field on a contract.
+pub fn check(c: &Contract, field: &Field, ctx: &Ctx) -> Found {
+    let mut found = Found::default();
+    let segments: Vec<&str> = field.field.trim_start_matches('/').split('/').collect();
+    let mut w = Walk {
+        root: &c.root,
+        field,
+        ctx,
+        found: &mut found,
+    };
+    w.walk(&c.root, None, &segments, Path::default(), None);
+    found
+}
+
+/// Where the walk is: the JSON pointer and the readable label so far.
+#[derive(Clone, Default)]
+struct Path {
     pointer: String,
     label: Vec<String>,
-    found: &mut dyn FnMut(String, String, &Node),
-) {
-    let Some((head, tail)) = rest.split_first() else {
-        if !node.is_null() {
-            found(pointer, label.join("."), node);
-        }
-        return;
-    };
-    let mut step = |key: &str, shown: String, child: &Node| {
-        let mut l = label.clone();
-        l.push(shown);
-        let p = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
-        walk(child, tail, p, l, found);
-    };
-    match (&node.value, *head) {
-        (Value::Seq(items), "*") => {
-            for (i, item) in items.iter().enumerate() {
-                // Name the element by what identifies it, not its index.
-                let name = ["name", "group", "service"]
-                    .iter()
-                    .find_map(|k| item.get(k).and_then(Node::as_str))
-                    .map_or(i.to_string(), str::to_string);
-                let last = label.last().cloned().unwrap_or_default();
-                let mut l = label.clone();
-                l.pop();
-                l.push(format!("{last}[{name}]"));
-                let p = format!("{pointer}/{i}");
-                walk(item, tail, p, l, found);
-            }
-        }
-        (Value::Map(entries), "*") => {
-            for (k, v) in entries {
-                step(&k.name, k.name.clone(), v);
-            }
-        }
-        (Value::Map(_), key) => {
-            if let Some(child) = node.get(key) {
-                step(key, key.to_string(), child);
-            }
-        }
-        _ => {}
+}
+
+impl Path {
+    fn key(&self, key: &str) -> Path {
+        let mut p = self.clone();
+        p.pointer
+            .push_str(&format!("/{}", key.replace('~', "~0").replace('/', "~1")));
+        p.label.push(key.to_string());
+        p
+    }
+    /// An element of a collection, named by what identifies it.
+    fn element(&self, index: usize, name: &str) -> Path {
+        let mut p = self.clone();
+        p.pointer.push_str(&format!("/{index}"));
+        let last = p.label.pop().unwrap_or_default();
+        p.label.push(format!("{last}[{name}]"));
+        p
+    }
+    fn label(&self) -> String {
+        let l = self.label.join(".");
+        l.strip_prefix("spec.").unwrap_or(&l).to_string()
     }
 }
 
-/// A scalar as written, or a sequence of scalars joined; `None` for
-/// mappings (evidence points at leaves).
-pub fn value_text(node: &Node) -> Option<String> {
-    let text = match &node.value {
-        Value::Seq(items) => {
-            let parts: Option<Vec<String>> = items.iter().map(Node::scalar_text).collect();
-            format!("[{}]", parts?.join(", "))
+struct Walk<'a, 'b> {
+    root: &'a Node,
+    field: &'a Field,
+    ctx: &'a Ctx<'b>,
+    found: &'a mut Found,
+}
+
+impl<'a> Walk<'a, '_> {
+    /// `element` is the innermost `*` element (for relative conditions),
+    /// `parent` the mapping that holds `node`.
+    fn walk(
+        &mut self,
+        node: &'a Node,
+        element: Option<&'a Node>,
+        rest: &[&str],
+        at: Path,
+        parent: Option<&'a Node>,
+    ) {
+        let Some((head, tail)) = rest.split_first() else {
+            if node.is_null() {
+                self.missing(element, at, None);
+            } else if self.required(element) {
+                self.leaf(node, parent, at);
+            }
+            return;
+        };
+        match (&node.value, *head) {
+            (Value::Seq(items), "*") if !items.is_empty() => {
+                for (i, item) in items.iter().enumerate() {
+                    let name = ["name", "group", "service"]
+                        .iter()
+                        .find_map(|k| item.get(k).and_then(Node::as_str))
+                        .map_or(i.to_string(), str::to_string);
+                    self.walk(item, Some(item), tail, at.element(i, &name), Some(node));
+                }
+            }
+            (Value::Map(entries), "*") if !entries.is_empty() => {
+                for (k, v) in entries {
+                    self.walk(v, Some(v), tail, at.key(&k.name), Some(node));
+                }
+            }
+            (_, "*") => self.missing(element, at, Some("no elements")),
+            (Value::Map(_), key) => match node.get(key) {
+                Some(child) => self.walk(child, element, tail, at.key(key), Some(node)),
+                None => self.absent(element, &at, rest),
+            },
+            _ => self.absent(element, &at, rest),
         }
-        Value::Map(_) => return None,
-        _ => node.scalar_text()?,
+    }
+
+    /// Whether the field's `when` holds here (a relative condition with no
+    /// element to read it from does not: the collection's own absence is
+    /// what the unconditional fields report).
+    fn required(&self, element: Option<&Node>) -> bool {
+        self.field
+            .when
+            .as_ref()
+            .is_none_or(|w| holds(w, self.root, element) == Some(true))
+    }
+
+    /// The rest of the pattern is absent from `at` on: name the field, or
+    /// the collection when one lies on the way (`read_replicas.query_classes`).
+    fn absent(&mut self, element: Option<&Node>, at: &Path, rest: &[&str]) {
+        match rest.iter().position(|s| *s == "*") {
+            Some(star) => self.missing(element, full(at, &rest[..star]), Some("no elements")),
+            None => self.missing(element, full(at, rest), None),
+        }
+    }
+
+    fn missing(&mut self, element: Option<&Node>, at: Path, note: Option<&str>) {
+        if !self.required(element) {
+            return;
+        }
+        let why = match (note, &self.field.why) {
+            (Some(n), Some(w)) => Some(format!("{n}; {w}")),
+            (Some(n), None) => Some(n.to_string()),
+            (None, w) => w.clone(),
+        };
+        self.found.missing.push(Missing {
+            label: at.label(),
+            pointer: at.pointer,
+            why,
+        });
+    }
+
+    fn leaf(&mut self, node: &'a Node, parent: Option<&'a Node>, at: Path) {
+        let line = (self.ctx.line_of)(node);
+        let value = value_text(node);
+        if let Some(expected) = self.shortfall(node, parent) {
+            self.found.short.push(Shortfall {
+                label: at.label(),
+                pointer: at.pointer.clone(),
+                value: value.clone(),
+                expected,
+                why: self.field.why.clone(),
+                line,
+            });
+        }
+        self.found.present.push(Evidence {
+            label: at.label(),
+            pointer: at.pointer,
+            value,
+            line,
+        });
+    }
+
+    /// What the value would need to be, when it falls short. Values that do
+    /// not parse are the loader's PC005 and decide the item through it.
+    fn shortfall(&self, node: &Node, parent: Option<&Node>) -> Option<String> {
+        let f = self.field;
+        if let Some(allowed) = &f.one_of
+            && !node.is_null()
+            && !allowed.iter().any(|a| scalar_is(node, a))
+        {
+            let list: Vec<String> = allowed.iter().map(Scalar::to_string).collect();
+            return Some(match list.len() {
+                1 => list[0].clone(),
+                _ => format!("one of {}", list.join(", ")),
+            });
+        }
+        if let Some(min) = f.min
+            && let Some(v) = node.as_f64()
+            && v < min
+        {
+            return Some(format!("at least {min}"));
+        }
+        if let Some(limit) = &f.at_most
+            && let (Some(v), Ok(max)) = (
+                duration_of(node).and_then(|d| approx_days(&d)),
+                Duration::parse(limit),
+            )
+            && approx_days(&max).is_some_and(|m| v > m + 1e-9)
+        {
+            return Some(format!("at most {limit}"));
+        }
+        if let Some(p) = &f.fresh_within
+            && let Some(date) = node.as_str().and_then(|t| units::parse_date(t).ok())
+            && let Some(cadence) = relative(self.root, parent, p).and_then(duration_of)
+            && let Some(due) = cadence.add_to(date)
+            && due < self.ctx.today
+        {
+            return Some(format!(
+                "no older than {cadence} before {}: it was due {due}",
+                self.ctx.today
+            ));
+        }
+        None
+    }
+}
+
+/// The label of a field whose mapping is absent: the path so far, then the
+/// rest of the pattern (`producer.outbox.cluster`).
+fn full(at: &Path, rest: &[&str]) -> Path {
+    rest.iter().fold(at.clone(), |p, seg| p.key(seg))
+}
+
+fn duration_of(node: &Node) -> Option<Duration> {
+    match &node.value {
+        Value::Str(s) => Duration::parse(s).ok(),
+        Value::Int(0) => Some(Duration::ZERO),
+        _ => None,
+    }
+}
+
+/// Days, counting a calendar month as its average length (365.25 / 12).
+fn approx_days(d: &Duration) -> Option<f64> {
+    let days = d.months as f64 * 365.25 / 12.0 + d.millis as f64 / 86_400_000.0;
+    days.is_finite().then_some(days)
+}
+
+/// A pointer from the root (`/spec/...`) or relative to `base`.
+fn relative<'a>(root: &'a Node, base: Option<&'a Node>, pointer: &str) -> Option<&'a Node> {
+    if pointer.starts_with('/') {
+        root.pointer(pointer)
+    } else {
+        base?.pointer(&format!("/{pointer}"))
+    }
+    .filter(|n| !n.is_null())
+}
+
+/// A scalar as written, a sequence of scalars joined, or a short
+/// description of a collection.
+pub fn value_text(node: &Node) -> String {
+    let text = match &node.value {
+        Value::Seq(items) => match items
+            .iter()
+            .map(Node::scalar_text)
+            .collect::<Option<Vec<_>>>()
+        {
+            Some(parts) => format!("[{}]", parts.join(", ")),
+            None => plural(items.len(), "entry", "entries"),
+        },
+        Value::Map(entries) => plural(entries.len(), "key", "keys"),
+        _ => node.scalar_text().unwrap_or_default(),
     };
-    Some(shorten(&text))
+    shorten(&text)
+}
+
+/// `1 cluster`, `2 clusters`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn shorten(s: &str) -> String {
@@ -119,11 +317,34 @@ pub fn under_pattern(pattern: &str, pointer: &str) -> bool {
     ptr.len() >= pat.len() && pat.iter().zip(&ptr).all(|(a, b)| *a == "*" || a == b)
 }
 
+/// The item text with each `{/spec/...}` replaced by the contract's value
+/// (`not declared` when absent).
+pub fn render_text(text: &str, c: &Contract) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.trim();
+    while let Some(open) = rest.find("{/") {
+        out.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        let pointer = &rest[open + 1..open + close];
+        let value = c
+            .get(pointer)
+            .filter(|n| !n.is_null())
+            .map_or_else(|| "not declared".to_string(), value_text);
+        out.push_str(&value);
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::contracts::Kind;
     use crate::contracts::yaml::parse_documents;
+    use crate::report::checklist::FieldSpec;
     use crate::source::SourceFile;
 
     fn contract(text: &str) -> (SourceFile, Contract) {
@@ -138,14 +359,27 @@ mod tests {
         (src, c)
     }
 
-    #[test]
-    fn wildcards_name_elements_and_skip_absent_values() {
-        let (src, c) = contract(
-            "spec:\n  connections:\n    pools:\n      - service: api\n        pool_size: 20\n      - pool_size: 5\n      - service: worker\n  capacity:\n    dimensions:\n      storage: {limit: 2TiB}\n      iops: {alert_at: [70, 80]}\n",
-        );
+    fn field(yaml: &str) -> Field {
+        serde_saphyr::from_str::<FieldSpec>(yaml).unwrap().field()
+    }
+
+    fn run(src: &SourceFile, c: &Contract, f: &str) -> Found {
         let line = |n: &Node| src.line_col(n.span.start).line;
-        let pools = collect(&c, "/spec/connections/pools/*/pool_size", &line);
+        let ctx = Ctx {
+            today: units::parse_date("2026-11-30").unwrap(),
+            line_of: &line,
+        };
+        check(c, &field(f), &ctx)
+    }
+
+    const POOLS: &str = "spec:\n  connections:\n    pools:\n      - service: api\n        pool_size: 20\n      - pool_size: 5\n      - service: worker\n  capacity:\n    dimensions:\n      storage: {limit: 2TiB}\n      iops: {alert_at: [70, 80]}\n";
+
+    #[test]
+    fn wildcards_name_elements_and_list_each_missing_one() {
+        let (src, c) = contract(POOLS);
+        let pools = run(&src, &c, "/spec/connections/pools/*/pool_size");
         let labels: Vec<(&str, &str, usize)> = pools
+            .present
             .iter()
             .map(|e| (e.label.as_str(), e.value.as_str(), e.line))
             .collect();
@@ -156,13 +390,96 @@ mod tests {
                 ("connections.pools[1].pool_size", "5", 6)
             ]
         );
-        assert_eq!(pools[1].pointer, "/spec/connections/pools/1/pool_size");
-        let alerts = collect(&c, "/spec/capacity/dimensions/*/alert_at", &line);
-        assert_eq!(alerts.len(), 1);
-        assert_eq!(alerts[0].label, "capacity.dimensions.iops.alert_at");
-        assert_eq!(alerts[0].value, "[70, 80]");
-        assert!(collect(&c, "/spec/ha/rpo", &line).is_empty());
-        assert!(collect(&c, "/spec/capacity/dimensions", &line).is_empty());
+        assert_eq!(
+            pools.present[1].pointer,
+            "/spec/connections/pools/1/pool_size"
+        );
+        assert_eq!(pools.missing.len(), 1);
+        assert_eq!(
+            pools.missing[0].label,
+            "connections.pools[worker].pool_size"
+        );
+        assert_eq!(
+            pools.missing[0].pointer,
+            "/spec/connections/pools/2/pool_size"
+        );
+        let alerts = run(&src, &c, "/spec/capacity/dimensions/*/alert_at");
+        assert_eq!(alerts.present[0].label, "capacity.dimensions.iops.alert_at");
+        assert_eq!(alerts.present[0].value, "[70, 80]");
+        assert_eq!(
+            alerts.missing[0].label,
+            "capacity.dimensions.storage.alert_at"
+        );
+        let absent = run(&src, &c, "/spec/ha/failover_test/last");
+        assert_eq!(absent.missing[0].label, "ha.failover_test.last");
+        let none = run(&src, &c, "/spec/consumers/*/lag/slo");
+        assert_eq!(none.missing[0].label, "consumers");
+        assert_eq!(none.missing[0].why.as_deref(), Some("no elements"));
+    }
+
+    #[test]
+    fn conditions_decide_whether_a_field_is_required() {
+        let (src, c) = contract(
+            "spec:\n  delivery: at-least-once\n  consumers:\n    - group: a\n      effects: [{kind: email}]\n    - group: b\n      effects: [{kind: db-local}]\n",
+        );
+        let f = "{field: /spec/consumers/*/external_effects/pattern, when: {field: effects/*/kind, in: [email, payment]}}";
+        let found = run(&src, &c, f);
+        let missing: Vec<&str> = found.missing.iter().map(|m| m.label.as_str()).collect();
+        assert_eq!(missing, ["consumers[a].external_effects.pattern"]);
+        let f =
+            "{field: /spec/at_most_once/repair, when: {field: /spec/delivery, in: [at-most-once]}}";
+        assert!(run(&src, &c, f).missing.is_empty());
+        let f = "{field: /spec/redelivery/max_interval, when: {field: /spec/delivery, not_in: [at-most-once]}}";
+        assert_eq!(run(&src, &c, f).missing.len(), 1);
+        let f = "{field: /spec/x, when: {any: [{field: /spec/delivery, in: [exactly-once]}, {field: /spec/consumers, present: true}]}}";
+        assert_eq!(run(&src, &c, f).missing.len(), 1);
+    }
+
+    #[test]
+    fn values_that_fall_short_say_what_would_satisfy() {
+        let (src, c) = contract(
+            "spec:\n  broker: {replication_factor: 1, acks: leader}\n  cost:\n    review_cadence: 90d\n    right_sizing: {last_review: 2026-05-01, cadence: 3mo}\n",
+        );
+        let short = |f: &str| {
+            let found = run(&src, &c, f);
+            found.short.first().map(|s| s.expected.clone())
+        };
+        assert_eq!(
+            short("{field: /spec/broker/replication_factor, min: 3}").as_deref(),
+            Some("at least 3")
+        );
+        assert_eq!(
+            short("{field: /spec/broker/acks, in: [all]}").as_deref(),
+            Some("all")
+        );
+        assert_eq!(
+            short("{field: /spec/cost/review_cadence, at_most: 31d}").as_deref(),
+            Some("at most 31d")
+        );
+        assert_eq!(
+            short("{field: /spec/cost/review_cadence, at_most: 3mo}"),
+            None
+        );
+        assert_eq!(
+            short("{field: /spec/cost/right_sizing/last_review, fresh_within: cadence}").as_deref(),
+            Some("no older than 3mo before 2026-11-30: it was due 2026-08-01")
+        );
+        assert_eq!(
+            short("{field: /spec/cost/right_sizing/cadence, at_most: 92d}"),
+            None
+        );
+    }
+
+    #[test]
+    fn item_text_shows_the_contracts_own_values() {
+        let (_, c) = contract("spec:\n  cost:\n    review_cadence: 90d\n");
+        assert_eq!(
+            render_text(
+                "Cost is reviewed monthly (cadence: {/spec/cost/review_cadence}); right-sizing quarterly (cadence: {/spec/cost/right_sizing/cadence}).",
+                &c
+            ),
+            "Cost is reviewed monthly (cadence: 90d); right-sizing quarterly (cadence: not declared)."
+        );
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The report as GitHub-flavoured Markdown: the full document, or the
 //! compact form for a CI step summary. Everything from user files is escaped.
 use super::Options;
-use super::model::{ContractReport, Counts, ItemResult, Report, Status};
+use super::evidence::plural;
+use super::markdown_items;
+use super::model::{Counts, ItemResult, Report, Status};
 use crate::contracts::Kind;
 use crate::finding::Finding;
 use std::fmt::Write as _;
@@ -12,7 +14,8 @@ pub fn badge(s: Status) -> String {
     let icon = match s {
         Status::NotMet => "❌",
         Status::Missing => "⚠️",
-        Status::Attested => "📝",
+        Status::NotChecked => "❔",
+        Status::Waived => "🔕",
         Status::Met => "✅",
         Status::NotApplicable => "➖",
     };
@@ -65,6 +68,45 @@ pub fn kind_label(k: Kind) -> &'static str {
     }
 }
 
+/// `13 clusters, 1 event boundary`.
+pub fn kinds(r: &Report) -> String {
+    format!(
+        "{}, {}",
+        plural(r.clusters(), "cluster", "clusters"),
+        plural(r.boundaries(), "event boundary", "event boundaries")
+    )
+}
+
+/// `118 of 213 items that apply met`.
+pub fn met_of(c: &Counts) -> String {
+    format!(
+        "{} of {} met",
+        c.get(Status::Met),
+        plural(c.applicable(), "item that applies", "items that apply")
+    )
+}
+
+/// The other statuses, `95 not met, 3 missing evidence, …` (zeros left out).
+pub fn rest(c: &Counts) -> String {
+    let parts: Vec<String> = Status::ALL
+        .iter()
+        .filter(|s| !matches!(s, Status::Met | Status::NotApplicable) && c.get(**s) > 0)
+        .map(|s| format!("{} {}", c.get(*s), s.label()))
+        .collect();
+    parts.join(", ")
+}
+
+/// What `--base` meant for this run.
+pub fn base_line(r: &Report) -> String {
+    match &r.facts.base {
+        Some(b) => format!("payload schemas compared with `--base {b}`"),
+        None => {
+            "not compared: `--base` was not given, so schema compatibility (EV053) is not checked"
+                .into()
+        }
+    }
+}
+
 pub fn render(r: &Report, opts: &Options) -> String {
     let mut out = String::from("# Launch checklist report\n\n");
     summary(&mut out, r);
@@ -78,53 +120,68 @@ pub fn render(r: &Report, opts: &Options) -> String {
     index(&mut out, r, opts);
     if !opts.compact {
         for c in &r.contracts {
-            contract(&mut out, c, opts);
+            markdown_items::contract(&mut out, c, opts);
         }
+        markdown_items::outside(&mut out, r, opts);
     }
     out
 }
 
 fn summary(out: &mut String, r: &Report) {
+    let f = &r.facts;
     let t = r.totals();
-    let clusters = r
-        .contracts
-        .iter()
-        .filter(|c| c.kind == Kind::Cluster)
-        .count();
+    let revision = match &f.revision {
+        Some(rev) => format!(
+            "{}{}",
+            code(rev.short()),
+            if rev.dirty {
+                " with uncommitted changes under the checked paths"
+            } else {
+                " (clean)"
+            }
+        ),
+        None if f.revision_looked_up => "not a git repository (no revision)".into(),
+        None => "not recorded".into(),
+    };
+    let _ = writeln!(out, "- **Revision:** {revision}");
     let _ = writeln!(
         out,
-        "- **Today:** {} (from {})",
-        r.today,
-        text(r.today_source)
+        "- **Date used:** {} (from {})",
+        f.today,
+        text(&f.today_source)
     );
     let _ = writeln!(
         out,
-        "- **Contracts:** {} ({} clusters, {} event boundaries)",
-        r.contracts.len(),
-        clusters,
-        r.contracts.len() - clusters
+        "- **Config:** {}",
+        f.config
+            .as_deref()
+            .map_or_else(|| "none (defaults)".to_string(), text)
     );
-    let rest: Vec<String> = Status::ALL
-        .iter()
-        .filter(|s| **s != Status::Met)
-        .map(|s| format!("{} {}", t.get(*s), s.label()))
-        .collect();
-    let _ = writeln!(
-        out,
-        "- **Items met:** {} of {} ({})",
-        t.get(Status::Met),
-        t.total(),
-        rest.join(", ")
-    );
-    if r.unattached > 0 || r.suppressed > 0 {
+    let _ = writeln!(out, "- **platcheck:** {}", text(&f.version));
+    let _ = writeln!(out, "- **Schema compatibility:** {}", base_line(r));
+    if let Some(since) = &f.changed_since {
         let _ = writeln!(
             out,
-            "- Not in this report: {} finding{} outside any contract (migrations, docs, config) and {} hidden by suppressions or the baseline; `platcheck check` lists them.",
-            r.unattached,
-            if r.unattached == 1 { "" } else { "s" },
-            r.suppressed
+            "- **Findings limited** to files changed since {} (`--changed-since`): items of unchanged files may read met",
+            code(since)
         );
     }
+    let _ = writeln!(out, "- **Contracts:** {} ({})", r.contracts.len(), kinds(r));
+    let rest = rest(&t);
+    let _ = writeln!(
+        out,
+        "- **Items:** {}{}{}; {} not applicable (not counted)",
+        met_of(&t),
+        if rest.is_empty() { "" } else { "; " },
+        rest,
+        t.get(Status::NotApplicable)
+    );
+    let _ = writeln!(
+        out,
+        "- **Findings outside any contract:** {}; **waivers:** {} (each shown under its item)",
+        r.outside.len(),
+        r.waivers()
+    );
     out.push('\n');
 }
 
@@ -135,11 +192,11 @@ fn counts_table<'a>(
     rows: impl Iterator<Item = (&'a str, Counts)>,
 ) {
     let _ = writeln!(out, "## {title}\n");
-    let _ = write!(out, "| {what} | contracts | items met |");
+    let _ = write!(out, "| {what} | contracts | met |");
     for s in Status::ALL.iter().filter(|s| **s != Status::Met) {
         let _ = write!(out, " {} |", s.label());
     }
-    out.push_str("\n|---|---:|---:|---:|---:|---:|---:|\n");
+    out.push_str("\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (name, c) in rows {
         let _ = write!(
             out,
@@ -147,7 +204,7 @@ fn counts_table<'a>(
             text(name),
             c.contracts,
             c.get(Status::Met),
-            c.total()
+            c.applicable()
         );
         for s in Status::ALL.iter().filter(|s| **s != Status::Met) {
             let _ = write!(out, " {} |", c.get(*s));
@@ -157,24 +214,26 @@ fn counts_table<'a>(
     out.push('\n');
 }
 
-/// One row per contract, with the items that are not met or missing.
+/// One row per contract, with the items that need attention.
 fn index(out: &mut String, r: &Report, opts: &Options) {
-    out.push_str("## Contracts\n\n| contract | owner | lifecycle | items met | needs attention |\n|---|---|---|---:|---|\n");
+    out.push_str(
+        "## Contracts\n\n| contract | owner | lifecycle | met | needs attention |\n|---|---|---|---:|---|\n",
+    );
     for c in &r.contracts {
         let open: Vec<String> = c
             .items
             .iter()
-            .filter(|i| matches!(i.status, Status::NotMet | Status::Missing))
+            .filter(|i| i.status.open() || i.status == Status::Waived)
             .map(|i| {
-                let rules: Vec<String> = rule_ids(&i.findings);
-                let why = if rules.is_empty() {
-                    i.status.label().to_string()
-                } else {
-                    rules.join(", ")
-                };
-                format!("{}. {} ({why})", i.item.number, text(&i.item.title))
+                format!(
+                    "{}. {} ({})",
+                    i.item.number,
+                    text(&i.item.title),
+                    attention(i)
+                )
             })
             .collect();
+        let counts = c.counts();
         let _ = writeln!(
             out,
             "| {} [{}]({}) | {} | {} | {} of {} | {} |",
@@ -183,8 +242,8 @@ fn index(out: &mut String, r: &Report, opts: &Options) {
             opts.links.file(&c.file, c.line),
             text(&c.owner),
             text(&c.lifecycle),
-            c.count(Status::Met),
-            c.items.len(),
+            counts.get(Status::Met),
+            counts.applicable(),
             if open.is_empty() {
                 "—".to_string()
             } else {
@@ -195,105 +254,41 @@ fn index(out: &mut String, r: &Report, opts: &Options) {
     out.push('\n');
 }
 
+/// Why an open item is open, in a few words.
+fn attention(i: &ItemResult) -> String {
+    match i.status {
+        Status::Missing => {
+            let fields: Vec<String> = i.missing.iter().map(|m| text(&m.label)).collect();
+            format!("missing {}", fields.join(", "))
+        }
+        Status::NotChecked => {
+            let what: Vec<String> = i.unchecked.iter().map(|u| text(&u.what)).collect();
+            format!("not checked: {}", what.join("; "))
+        }
+        Status::Waived => {
+            let mut ids: Vec<String> = i
+                .waivers
+                .iter()
+                .map(|w| w.finding.rule.to_string())
+                .collect();
+            ids.sort();
+            ids.dedup();
+            format!("waived: {}", ids.join(", "))
+        }
+        _ => {
+            let mut ids = rule_ids(&i.findings);
+            if i.waivers.iter().any(|w| w.expired) {
+                ids.push("expired waiver".into());
+            }
+            ids.extend(i.short.iter().map(|s| text(&s.label)));
+            ids.join(", ")
+        }
+    }
+}
+
 fn rule_ids(findings: &[&Finding]) -> Vec<String> {
     let mut ids: Vec<String> = findings.iter().map(|f| f.rule.to_string()).collect();
     ids.sort();
     ids.dedup();
     ids
-}
-
-fn contract(out: &mut String, c: &ContractReport, opts: &Options) {
-    let _ = writeln!(out, "## {} {}\n", kind_label(c.kind), text(&c.name));
-    let _ = writeln!(
-        out,
-        "Owner {} · lifecycle {} · [{}:{}]({}) · {} of {} items met · checklist: {}\n",
-        text(&c.owner),
-        text(&c.lifecycle),
-        text(&c.file),
-        c.line,
-        opts.links.file(&c.file, c.line),
-        c.count(Status::Met),
-        c.items.len(),
-        text(&c.checklist.source)
-    );
-    out.push_str("| # | item | status | decided by |\n|---:|---|---|---|\n");
-    for i in &c.items {
-        let rules: Vec<String> = i.rules.iter().map(|r| r.to_string()).collect();
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} |",
-            i.item.number,
-            text(&i.item.title),
-            badge(i.status),
-            if rules.is_empty() {
-                "—".into()
-            } else {
-                rules.join(", ")
-            }
-        );
-    }
-    out.push('\n');
-    for i in &c.items {
-        item(out, c, i, opts);
-    }
-    if !c.other.is_empty() {
-        out.push_str("**Other findings** (no checklist item)\n\n");
-        for f in &c.other {
-            finding(out, c, f, opts);
-        }
-        out.push('\n');
-    }
-}
-
-fn item(out: &mut String, c: &ContractReport, i: &ItemResult, opts: &Options) {
-    let _ = writeln!(
-        out,
-        "**{}. {}** — {}  \n{} _({})_\n",
-        i.item.number,
-        text(&i.item.title),
-        badge(i.status),
-        text(i.item.text.trim()),
-        text(&i.item.source)
-    );
-    if let Some(reason) = &i.reason {
-        let _ = writeln!(out, "- {}: {}", i.status.label(), text(reason));
-    }
-    for f in &i.findings {
-        finding(out, c, f, opts);
-    }
-    if !i.evidence.is_empty() {
-        let values: Vec<String> = i
-            .evidence
-            .iter()
-            .map(|e| {
-                format!(
-                    "{} ([L{}]({}))",
-                    code(&format!("{}: {}", e.label, e.value)),
-                    e.line,
-                    opts.links.file(&c.file, e.line)
-                )
-            })
-            .collect();
-        let _ = writeln!(out, "- evidence: {}", values.join(" · "));
-    }
-    out.push('\n');
-}
-
-fn finding(out: &mut String, c: &ContractReport, f: &Finding, opts: &Options) {
-    // In the contract's own file the line is enough.
-    let at = if f.file == c.file {
-        format!("L{}", f.line)
-    } else {
-        format!("{}:{}", text(&f.file), f.line)
-    };
-    let _ = writeln!(
-        out,
-        "- [{}]({}) {} {}: {} ([{at}]({}))",
-        f.rule,
-        f.rule.url(),
-        f.rule.meta().name,
-        f.severity.as_str(),
-        text(&f.message),
-        opts.links.file(&f.file, f.line)
-    );
 }

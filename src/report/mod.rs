@@ -1,13 +1,22 @@
 //! The launch-checklist report: per Cluster and per EventBoundary, the
-//! operations checklist of its reference document, each item met, not met,
-//! not applicable, attested or missing, with evidence and findings. It works
-//! on the ordinary `Outcome` of a run, so it shows exactly what `check` sees.
+//! operations checklist of its reference document. Each item declares its
+//! evidence in `rules/checklists/*` (fields, values, rules that must not
+//! fire, inputs it needs), and its status follows from that evidence: met,
+//! not met, missing evidence, waived, not checked or not applicable. It
+//! works on the ordinary `Outcome` of a run, so it shows exactly what
+//! `check` sees; Markdown, HTML and JSON render one model.
+pub mod attribution;
 pub mod checklist;
 pub mod conditions;
 pub mod evidence;
 pub mod html;
+mod html_items;
+pub mod json;
+mod judge;
 pub mod markdown;
+mod markdown_items;
 pub mod model;
+pub mod when;
 
 use crate::outcome::Outcome;
 use crate::source::normalize;
@@ -17,6 +26,7 @@ use std::path::Path;
 pub enum Format {
     Markdown,
     Html,
+    Json,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -26,11 +36,22 @@ pub struct Options {
     pub links: Links,
 }
 
+/// The report of a run with the facts the outcome knows by itself (the
+/// revision is not looked up: `cli::report_facts` asks git for it).
 pub fn render(format: Format, outcome: &Outcome, opts: &Options) -> String {
-    let report = model::build(outcome);
+    render_model(
+        format,
+        &model::build(outcome, model::RunFacts::of(outcome)),
+        opts,
+    )
+}
+
+/// Renders a built report.
+pub fn render_model(format: Format, report: &model::Report, opts: &Options) -> String {
     match format {
-        Format::Markdown => markdown::render(&report, opts),
-        Format::Html => html::render(&report, opts),
+        Format::Markdown => markdown::render(report, opts),
+        Format::Html => html::render(report, opts),
+        Format::Json => json::render(report),
     }
 }
 

@@ -106,9 +106,9 @@ impl<'a> Lexer<'a> {
                 self.advance_to(start + n);
                 (Tok::Space, false)
             }
-            b'-' if self.peek(1) == b'-'
-                && (!my || matches!(self.peek(2), b' ' | b'\t' | b'\n' | b'\r' | 0)) =>
-            {
+            // MySQL/MariaDB read `--` as a comment only before a space or a
+            // control character (end of input included): `1--1` is `1 - -1`.
+            b'-' if self.peek(1) == b'-' && (!my || matches!(self.peek(2), 0..=b' ' | 0x7f)) => {
                 self.line_comment()
             }
             b'#' if my => self.line_comment(),
@@ -173,9 +173,17 @@ impl<'a> Lexer<'a> {
         })
     }
 
+    /// Ends where the server ends it: PostgreSQL's scanner stops at CR or
+    /// LF, MySQL's and MariaDB's at LF only. Reading a lone CR differently
+    /// from the server would hide a `;` (and the statement after it) in
+    /// what platcheck takes for a comment.
     fn line_comment(&mut self) -> (Tok, bool) {
         let rest = &self.b[self.pos..];
-        let n = rest.iter().position(|c| *c == b'\n').unwrap_or(rest.len());
+        let my = self.dialect.is_mysql();
+        let n = rest
+            .iter()
+            .position(|c| *c == b'\n' || (*c == b'\r' && !my))
+            .unwrap_or(rest.len());
         self.advance_to(self.pos + n);
         (Tok::LineComment, false)
     }
@@ -333,6 +341,37 @@ mod tests {
         assert_eq!(k[1].0, Tok::Str);
         assert_eq!(k[3], (Tok::Str, "'x\\'y'"));
         assert_eq!(k[4].0, Tok::QuotedIdent);
+    }
+
+    #[test]
+    fn postgres_line_comment_ends_at_cr_or_lf() {
+        let k = kinds("SELECT 1 -- x\r; COMMIT; -- y\nSELECT 2", Dialect::Postgres);
+        let text: Vec<&str> = k.iter().map(|t| t.1).collect();
+        assert_eq!(text, ["SELECT", "1", ";", "COMMIT", ";", "SELECT", "2"]);
+    }
+
+    #[test]
+    fn mysql_line_comments_end_at_lf_only() {
+        for d in [Dialect::MySql, Dialect::MariaDb] {
+            let k = kinds("SELECT 1 -- x\r; COMMIT\n; # z\r;\nSELECT 2", d);
+            let text: Vec<&str> = k.iter().map(|t| t.1).collect();
+            assert_eq!(text, ["SELECT", "1", ";", "SELECT", "2"], "{d:?}");
+        }
+    }
+
+    #[test]
+    fn mysql_double_dash_needs_a_space_or_control_character() {
+        let k = kinds("SELECT 1--1", Dialect::MariaDb);
+        assert_eq!(k.len(), 5, "{k:?}");
+        for after in [" ", "\t", "\x0b", "\x0c", "\x01", "\x7f"] {
+            let sql = format!("SELECT 1 --{after}x; DROP TABLE t");
+            let k = kinds(&sql, Dialect::MySql);
+            assert_eq!(k.len(), 2, "--{after:?} starts a comment: {k:?}");
+        }
+        let k = kinds("SELECT 1 --x; DROP TABLE t", Dialect::MySql);
+        assert!(k.iter().any(|t| t.1 == "DROP"), "{k:?}");
+        // At the end of the input `--` is a comment too.
+        assert_eq!(kinds("SELECT 1 --", Dialect::MySql).len(), 2);
     }
 
     #[test]

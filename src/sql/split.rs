@@ -210,6 +210,31 @@ mod tests {
     }
 
     #[test]
+    fn a_lone_cr_ends_a_postgres_comment_but_not_a_mysql_one() {
+        let sql = "SELECT 1 -- x\r; COMMIT; CREATE TABLE t (a int);";
+        assert_eq!(
+            bodies(sql, Dialect::Postgres),
+            vec!["SELECT 1", "COMMIT", "CREATE TABLE t (a int)"]
+        );
+        assert_eq!(
+            bodies(sql, Dialect::MariaDb),
+            vec!["SELECT 1 -- x\r; COMMIT; CREATE TABLE t (a int)"]
+                .into_iter()
+                .map(|s| s.split(" -- ").next().unwrap())
+                .collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn mysql_dash_dash_without_a_space_is_an_operator() {
+        let sql = "SELECT 1--1; SELECT 2 --\tgone;\nSELECT 3 # also gone;\n;";
+        assert_eq!(
+            bodies(sql, Dialect::MySql),
+            vec!["SELECT 1--1", "SELECT 2 --\tgone;\nSELECT 3"]
+        );
+    }
+
+    #[test]
     fn begin_atomic_body() {
         let sql = "CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; SELECT CASE WHEN true THEN 1 END; END; SELECT 2;";
         assert_eq!(bodies(sql, Dialect::Postgres).len(), 2);

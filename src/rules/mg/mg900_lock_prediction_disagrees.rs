@@ -5,7 +5,8 @@ use super::common::{self as c};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
-use crate::sql::verify::{Run, command::read_recording, compare, render};
+use crate::sql::analysis::{FileAnalysis, Stmt};
+use crate::sql::verify::{Run, StmtReport, command::read_recording, compare, render};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -15,7 +16,12 @@ pub const RECORDING: &str = "observed.json";
 /// A refused statement needs a different remedy than a wrong table row.
 const REFUSED_HELP: &str = "make the statement run on a fresh server (the message says why it did not: a missing extension, object or earlier migration), then record again with `platcheck verify --save observed.json`";
 
-pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
+/// Every statement of a migration file with a recording beside it that
+/// recorded it (matched by file name and position), with that record.
+pub(super) fn recorded<'a>(
+    ctx: &RuleCtx<'a>,
+    mut each: impl FnMut(&'a FileAnalysis, &'a Stmt, &StmtReport, &Run),
+) {
     let mut recordings: HashMap<PathBuf, Option<Run>> = HashMap::new();
     for fa in c::analysis(ctx).files.iter() {
         let path = &ctx.ws.files[fa.file].path;
@@ -35,28 +41,33 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         let Some(name) = path.file_name().map(|n| n.to_string_lossy().to_string()) else {
             continue;
         };
-        let server = render::server_label(run);
         for st in &fa.stmts {
-            let Some(rec) = run.statements.iter().find(|r| {
+            if let Some(rec) = run.statements.iter().find(|r| {
                 r.index == st.index && r.file.rsplit(['/', '\\']).next() == Some(name.as_str())
-            }) else {
-                continue;
-            };
-            let predicted = crate::sql::verify::predict(st);
-            let detail = compare::compare(&predicted, &rec.observed);
-            if detail.is_empty() {
-                continue;
+            }) {
+                each(fa, st, rec, run);
             }
-            let mut report = c::report(ctx, RuleId::MG900, fa, st)
-                .var("sql", crate::sql::verify::head(c::text(ctx, fa, st)))
-                .var("predicted", compare::predicted_text(&predicted))
-                .var("observed", compare::observed_text(&rec.observed))
-                .var("server", &server)
-                .var("detail", detail.join("; "));
-            if rec.observed.error.is_some() {
-                report = report.variant("refused").help(REFUSED_HELP);
-            }
-            sink.push(report);
         }
     }
+}
+
+pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
+    recorded(ctx, |fa, st, rec, run| {
+        let server = render::server_label(run);
+        let predicted = crate::sql::verify::predict(st);
+        let detail = compare::compare(&predicted, &rec.observed);
+        if detail.is_empty() {
+            return;
+        }
+        let mut report = c::report(ctx, RuleId::MG900, fa, st)
+            .var("sql", crate::sql::verify::head(c::text(ctx, fa, st)))
+            .var("predicted", compare::predicted_text(&predicted))
+            .var("observed", compare::observed_text(&rec.observed))
+            .var("server", &server)
+            .var("detail", detail.join("; "));
+        if rec.observed.error.is_some() {
+            report = report.variant("refused").help(REFUSED_HELP);
+        }
+        sink.push(report);
+    });
 }

@@ -48,6 +48,7 @@ mod mg105_mariadb_expression_default_once;
 mod mg106_mysql_column_references_ignored;
 mod mg107_mysql_add_auto_increment;
 mod mg900_lock_prediction_disagrees;
+mod mg901_statement_acts_outside;
 
 pub fn entries() -> Vec<Entry> {
     vec![
@@ -226,6 +227,10 @@ pub fn entries() -> Vec<Entry> {
         Entry {
             id: RuleId::MG900,
             check: Check::Workspace(mg900_lock_prediction_disagrees::check),
+        },
+        Entry {
+            id: RuleId::MG901,
+            check: Check::Workspace(mg901_statement_acts_outside::check),
         },
     ]
 }

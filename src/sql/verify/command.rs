@@ -1,7 +1,9 @@
 //! `platcheck verify`'s execution: reading the files, choosing the server
-//! kind from the URL, and the offline replay of a recording. Its arguments
-//! and output glue live in `cli/verify.rs`.
-use super::{Run, Script, StmtReport, VerifyError, compare, dialect_from_name, my, pg};
+//! kind from the URL (or starting a throwaway one), and the offline replay
+//! of a recording. Its arguments and output glue live in `cli/verify.rs`.
+use super::ephemeral::Server;
+use super::ephemeral_bins::Kind;
+use super::{Options, Run, Script, StmtReport, VerifyError, compare, dialect_from_name, my, pg};
 use crate::sql::Version;
 use std::path::{Path, PathBuf};
 
@@ -51,15 +53,31 @@ pub fn scripts(files: &[PathBuf], cwd: &Path) -> Result<Vec<Script>, String> {
 }
 
 /// Replays against the server the URL names.
-pub fn live(url: &str, scripts: &[Script], in_place: bool) -> Result<Run, VerifyError> {
+pub fn live(url: &str, scripts: &[Script], opts: &Options) -> Result<Run, VerifyError> {
     let scheme = url.split("://").next().unwrap_or("").to_ascii_lowercase();
     match scheme.as_str() {
-        "postgres" | "postgresql" => pg::PgVerifier::connect(url, in_place)?.replay(scripts),
-        "mysql" | "mariadb" => my::MyVerifier::connect(url, in_place)?.replay(scripts),
+        "postgres" | "postgresql" => pg::PgVerifier::connect_with(url, opts)?.replay(scripts),
+        "mysql" | "mariadb" => my::MyVerifier::connect_with(url, opts)?.replay(scripts),
         _ => Err(VerifyError(format!(
             "--database-url must start with postgres://, postgresql://, mysql:// or mariadb:// (got `{scheme}://…`)"
         ))),
     }
+}
+
+/// Replays on a throwaway server verify starts and removes itself.
+pub fn ephemeral(
+    kind: Kind,
+    engine_bin: Option<&Path>,
+    scripts: &[Script],
+    opts: &Options,
+) -> Result<Run, VerifyError> {
+    let server = Server::start(kind, engine_bin)?;
+    let run = match kind {
+        Kind::Postgres => pg::PgVerifier::connect_with(server.url(), opts)?.replay(scripts),
+        _ => my::MyVerifier::connect_with(server.url(), opts)?.replay(scripts),
+    };
+    drop(server);
+    run
 }
 
 fn base(name: &str) -> &str {
@@ -100,6 +118,7 @@ pub fn against_recording(recorded: &Run, scripts: &[Script]) -> Result<Run, Stri
         dialect: recorded.dialect.clone(),
         server_version: recorded.server_version.clone(),
         statements: out,
+        notes: Vec::new(),
     })
 }
 

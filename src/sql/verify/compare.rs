@@ -18,7 +18,8 @@ fn dml(lock_none: Option<bool>) -> &'static str {
 }
 
 pub fn compare(p: &Prediction, o: &Observed) -> Vec<String> {
-    if o.skipped.is_some() {
+    // Not run: nothing to compare (a withheld statement is MG901's).
+    if o.skipped.is_some() || o.withheld.is_some() {
         return Vec::new();
     }
     if let Some(e) = &o.error {
@@ -83,6 +84,9 @@ pub fn predicted_text(p: &Prediction) -> String {
 }
 
 pub fn observed_text(o: &Observed) -> String {
+    if o.withheld.is_some() {
+        return "(withheld: acts outside the scratch database)".into();
+    }
     if let Some(s) = &o.skipped {
         return format!("(skipped: {s})");
     }

@@ -7,11 +7,24 @@
 //! classifier, lock table): this module never restates a lock fact.
 pub mod command;
 pub mod compare;
+pub mod ephemeral;
+pub mod ephemeral_bins;
+pub mod gate;
+mod gate_my;
+mod gate_pg;
+#[cfg(test)]
+mod gate_tests;
+pub mod limits;
 pub mod my;
 pub mod pg;
+mod pg_exec;
+mod pg_pool;
 pub mod pg_watch;
 pub mod render;
 pub mod scratch;
+mod scratch_my;
+mod scratch_pg;
+pub mod signals;
 
 use super::analysis::{self, FileAnalysis, Stmt};
 use super::context::FileCtx;
@@ -74,6 +87,18 @@ pub struct Observed {
     /// Watched from a second session (statements that cannot run in a transaction).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub watched: bool,
+    /// Not sent: it acts outside the scratch database (MG901).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withheld: Option<Withheld>,
+}
+
+/// Where a withheld statement reaches outside, and how.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Withheld {
+    /// 1-based line and column of the offending token in the file.
+    pub line: usize,
+    pub column: usize,
+    pub reason: String,
 }
 
 /// One replayed statement: where it is, both sides, and how they differ.
@@ -114,6 +139,10 @@ pub struct Run {
     pub dialect: String,
     pub server_version: String,
     pub statements: Vec<StmtReport>,
+    /// What the run wants the reader to know (a sandbox it could not set
+    /// up, a watch that had to share sessions, leftovers it removed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl Run {
@@ -123,6 +152,85 @@ impl Run {
             .filter(|s| !s.disagreements.is_empty())
             .count()
     }
+    pub fn withheld(&self) -> usize {
+        self.statements
+            .iter()
+            .filter(|s| s.observed.withheld.is_some())
+            .count()
+    }
+}
+
+/// How a live replay runs: the command's flags (tests build it directly).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// PostgreSQL: replay in the URL's own database, inside one transaction
+    /// that is rolled back.
+    pub in_place: bool,
+    /// Trusted input: no statement gate and no sandbox role; the replay
+    /// runs as the URL's own user.
+    pub allow_cluster_wide: bool,
+    /// Extensions allowed besides `gate::DEFAULT_EXTENSIONS`.
+    pub extensions: Vec<String>,
+    pub statement_limit: std::time::Duration,
+    pub total_limit: std::time::Duration,
+    /// Sessions the PostgreSQL lock watcher may hold at once.
+    pub watch_connections: usize,
+}
+
+pub const DEFAULT_WATCH_CONNECTIONS: usize = 8;
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            in_place: false,
+            allow_cluster_wide: false,
+            extensions: Vec::new(),
+            statement_limit: limits::DEFAULT_STATEMENT,
+            total_limit: limits::DEFAULT_TOTAL,
+            watch_connections: DEFAULT_WATCH_CONNECTIONS,
+        }
+    }
+}
+
+/// The gate's verdict on one statement as an observation, when it is not
+/// to be sent: skipped, or withheld unless `enforce` is off
+/// (`--allow-cluster-wide`).
+pub fn gatekeep(
+    script: &Script,
+    st: &Stmt,
+    policy: &gate::Policy,
+    enforce: bool,
+) -> Option<Observed> {
+    let text = &script.text[st.span.start..st.span.end];
+    match gate::judge(text, st.op.as_ref(), policy) {
+        gate::Verdict::Run => None,
+        gate::Verdict::Withhold(_) if !enforce => None,
+        gate::Verdict::Skip(why) => Some(Observed {
+            skipped: Some(why.to_string()),
+            ..Observed::default()
+        }),
+        gate::Verdict::Withhold(e) => {
+            let (line, column) = line_col(&script.text, st.span.start + e.at);
+            Some(Observed {
+                withheld: Some(Withheld {
+                    line,
+                    column,
+                    reason: e.what,
+                }),
+                ..Observed::default()
+            })
+        }
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let column = text
+        .get(line_start..offset)
+        .map_or(1, |s| s.chars().count() + 1);
+    (line_of(text, offset), column)
 }
 
 pub fn dialect_name(d: Dialect) -> &'static str {

@@ -4,13 +4,14 @@
 //! the cheapest first; a forced algorithm the server cannot honour is
 //! refused before anything changes. The first accepted one is the
 //! observation; a change of the copy's InnoDB table id tells a rebuild.
-use super::scratch::{self, Guard, Scratch};
-use super::{Observed, Run, Script, StmtReport, VerifyError};
+use super::limits::{Limits, Stopper};
+use super::scratch_my::{self, Place};
+use super::{Observed, Options, Run, Script, StmtReport, VerifyError, gate};
 use crate::sql::analysis::Stmt;
 use crate::sql::ops::{Alter, Op};
 use crate::sql::{Dialect, Version};
 use mysql::prelude::Queryable;
-use mysql::{Conn, Opts};
+use mysql::{Conn, Opts, OptsBuilder};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -19,6 +20,7 @@ const ON_COPY: &str = "on the probe copy: ";
 /// Seconds: a metadata-lock wait and a whole statement.
 const LOCK_WAIT_TIMEOUT: u32 = 20;
 const MAX_STATEMENT_TIME: u32 = 120;
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 fn err(e: mysql::Error) -> VerifyError {
     VerifyError(message(&e))
@@ -31,6 +33,11 @@ pub fn message(e: &mysql::Error) -> String {
     }
 }
 
+/// The server will not prepare this statement (ER_UNSUPPORTED_PS).
+fn unsupported_ps(e: &mysql::Error) -> bool {
+    matches!(e, mysql::Error::MySqlError(m) if m.code == 1295)
+}
+
 /// The server cannot do this ALTER with the forced algorithm or lock level.
 fn refused(e: &mysql::Error) -> bool {
     // ER_ALTER_OPERATION_NOT_SUPPORTED, …_REASON, and MariaDB's
@@ -38,25 +45,81 @@ fn refused(e: &mysql::Error) -> bool {
     matches!(e, mysql::Error::MySqlError(m) if matches!(m.code, 1845 | 1846 | 4092))
 }
 
+/// Stops a statement from outside its session: `KILL QUERY`, then `KILL`
+/// (the session), both from a fresh connection as the URL's user.
+struct MyStopper {
+    admin: Opts,
+    id: u32,
+}
+
+impl Stopper for MyStopper {
+    fn cancel(&self) {
+        if let Ok(mut c) = Conn::new(self.admin.clone()) {
+            let _ = c.query_drop(format!("KILL QUERY {}", self.id));
+        }
+    }
+    fn terminate(&self) {
+        if let Ok(mut c) = Conn::new(self.admin.clone()) {
+            let _ = c.query_drop(format!("KILL {}", self.id));
+        }
+    }
+}
+
 pub struct MyVerifier {
+    /// The replay's session on the scratch database (the sandbox account's,
+    /// or the URL user's when there is none).
     conn: Conn,
+    /// The URL's user on the scratch database: InnoDB's table ids need the
+    /// PROCESS privilege the sandbox does not have.
+    admin: Conn,
+    admin_opts: Opts,
     pub dialect: Dialect,
     pub version: Version,
     pub version_text: String,
     db: String,
-    _guard: Guard,
+    opts: Options,
+    policy: gate::Policy,
+    limits: Limits,
+    notes: Vec<String>,
+    // Declared last: dropped after the sessions above are closed.
+    place: Place,
 }
 
 impl MyVerifier {
     pub fn connect(url: &str, in_place: bool) -> Result<MyVerifier, VerifyError> {
+        MyVerifier::connect_with(
+            url,
+            &Options {
+                in_place,
+                ..Options::default()
+            },
+        )
+    }
+
+    pub fn connect_with(url: &str, opts: &Options) -> Result<MyVerifier, VerifyError> {
         // The driver reads `mysql://`; `mariadb://` is the same protocol.
         let url = url
             .strip_prefix("mariadb://")
             .map_or_else(|| url.to_string(), |rest| format!("mysql://{rest}"));
-        let opts =
-            Opts::from_url(&url).map_err(|e| VerifyError(format!("bad database URL: {e}")))?;
-        let own_db = opts.get_db_name().map(str::to_string);
-        let mut conn = Conn::new(opts.clone()).map_err(err)?;
+        let url_opts: Opts = OptsBuilder::from_opts(
+            Opts::from_url(&url).map_err(|e| VerifyError(format!("bad database URL: {e}")))?,
+        )
+        .tcp_connect_timeout(Some(CONNECT_TIMEOUT))
+        // Stay on the transport the URL names: the driver would otherwise
+        // move a local TCP connection to the unix socket after logging in,
+        // and the sandbox account must match the host the server sees.
+        .prefer_socket(false)
+        .into();
+        let own_db = url_opts.get_db_name().map(str::to_string);
+        if opts.in_place {
+            // DDL commits implicitly on MySQL/MariaDB: replaying into the
+            // URL's own schema could not keep the promise never to commit.
+            return Err(VerifyError(format!(
+                "--in-place is PostgreSQL only: MySQL/MariaDB commit every DDL statement, so a replay into `{}` could not be undone",
+                own_db.unwrap_or_default()
+            )));
+        }
+        let mut conn = Conn::new(url_opts.clone()).map_err(err)?;
         let version_text: String = conn
             .query_first("SELECT VERSION()")
             .map_err(err)?
@@ -67,46 +130,61 @@ impl MyVerifier {
             Dialect::MySql
         };
         let version = Version::parse(&version_text).unwrap_or(Version(10, 11, 0));
-        let timeouts = match dialect {
+        let place = scratch_my::create(&mut conn, &url_opts, dialect, opts)?;
+        drop(conn);
+        let admin_opts = scratch_my::replay_opts(&url_opts, &place.name, None);
+        let mut v = MyVerifier {
+            conn: Conn::new(scratch_my::replay_opts(
+                &url_opts,
+                &place.name,
+                place.account.as_ref(),
+            ))
+            .map_err(err)?,
+            admin: Conn::new(admin_opts.clone()).map_err(err)?,
+            admin_opts,
+            dialect,
+            version,
+            version_text,
+            db: place.name.clone(),
+            opts: opts.clone(),
+            policy: gate::Policy::new(dialect, &place.name, &opts.extensions),
+            limits: Limits::new(opts.statement_limit, opts.total_limit),
+            notes: place.notes.clone(),
+            place,
+        };
+        v.session_settings()?;
+        Ok(v)
+    }
+
+    fn session_settings(&mut self) -> Result<(), VerifyError> {
+        let timeouts = match self.dialect {
             Dialect::MariaDb => format!(
                 "SET SESSION lock_wait_timeout = {LOCK_WAIT_TIMEOUT}, SESSION max_statement_time = {MAX_STATEMENT_TIME}"
             ),
             _ => format!("SET SESSION lock_wait_timeout = {LOCK_WAIT_TIMEOUT}"),
         };
-        conn.query_drop(&timeouts).map_err(err)?;
-        if in_place {
-            // DDL commits implicitly on MySQL/MariaDB: replaying into the
-            // URL's own schema could not keep the promise never to commit.
-            return Err(VerifyError(format!(
-                "--in-place is PostgreSQL only: MySQL/MariaDB commit every DDL statement, so a replay into `{}` could not be undone",
-                own_db.unwrap_or_default()
-            )));
-        }
-        let db = scratch::unique_name();
-        conn.query_drop(format!("CREATE DATABASE `{db}`"))
-            .map_err(err)?;
-        let guard = Guard::register(Scratch::My {
-            url: url.clone(),
-            name: db.clone(),
-        });
-        conn.query_drop(format!("USE `{db}`")).map_err(err)?;
-        Ok(MyVerifier {
-            conn,
-            dialect,
-            version,
-            version_text,
-            db,
-            _guard: guard,
-        })
+        self.conn.query_drop(&timeouts).map_err(err)
     }
 
     pub fn reset(&mut self) -> Result<(), VerifyError> {
         let db = self.db.clone();
+        // The URL's user drops and recreates it (the sandbox keeps its
+        // grant: it is on the name), and the marker with it.
+        let _ = &self.place;
+        let marker = super::scratch::literal(&super::scratch::Marker::ours().text());
+        let create = if self.dialect == Dialect::MariaDb {
+            format!("CREATE DATABASE `{db}` COMMENT {marker}")
+        } else {
+            format!("CREATE DATABASE `{db}`")
+        };
+        self.admin
+            .query_drop(format!("DROP DATABASE `{db}`"))
+            .map_err(err)?;
+        self.admin.query_drop(create).map_err(err)?;
         self.conn
-            .query_drop(format!(
-                "DROP DATABASE `{db}`; CREATE DATABASE `{db}`; USE `{db}`; SET SESSION foreign_key_checks = 1"
-            ))
-            .map_err(err)
+            .query_drop(format!("USE `{db}`; SET SESSION foreign_key_checks = 1"))
+            .map_err(err)?;
+        self.admin.query_drop(format!("USE `{db}`")).map_err(err)
     }
 
     pub fn replay(&mut self, scripts: &[Script]) -> Result<Run, VerifyError> {
@@ -114,8 +192,18 @@ impl MyVerifier {
         let mut out = Vec::new();
         for (fa, script) in analyses.iter().zip(scripts) {
             for st in &fa.stmts {
-                let text = &script.text[st.span.start..st.span.end];
-                let observed = self.run_stmt(st, text);
+                let observed = match super::gatekeep(
+                    script,
+                    st,
+                    &self.policy,
+                    !self.opts.allow_cluster_wide,
+                ) {
+                    Some(o) => o,
+                    None => {
+                        let text = &script.text[st.span.start..st.span.end];
+                        self.run_stmt(st, text)?
+                    }
+                };
                 out.push(StmtReport::new(script, st, observed));
             }
         }
@@ -123,10 +211,11 @@ impl MyVerifier {
             dialect: super::dialect_name(self.dialect).into(),
             server_version: self.version_text.clone(),
             statements: out,
+            notes: self.notes.clone(),
         })
     }
 
-    fn run_stmt(&mut self, st: &Stmt, text: &str) -> Observed {
+    fn run_stmt(&mut self, st: &Stmt, text: &str) -> Result<Observed, VerifyError> {
         let skip = |why: &str| Observed {
             skipped: Some(why.to_string()),
             ..Observed::default()
@@ -138,30 +227,31 @@ impl MyVerifier {
                     "lock_wait_timeout" | "max_statement_time" | "max_execution_time"
                 ) =>
             {
-                return skip("verify keeps its own timeouts");
+                return Ok(skip("verify keeps its own timeouts"));
             }
             Some(Op::AlterTable { actions, .. })
                 if actions.iter().any(|a| matches!(a, Alter::RenameTo(_))) =>
             {
                 // A copy renamed to the target name would take it from the original.
-                let mut o = self.apply(text);
+                let mut o = self.apply(text)?;
                 if o.error.is_none() {
                     o.skipped = Some("RENAME TO is not probed on a copy".into());
                 }
-                return o;
+                return Ok(o);
             }
             Some(Op::AlterTable { .. }) => {}
             _ => return self.apply(text),
         }
-        let mut o = match self.probe(text) {
+        let mut o = match self.probe(text)? {
             // `CREATE TABLE … LIKE` copies no foreign keys, so an ALTER
             // about one fails on the copy: ask on the scratch table itself,
             // where a refused algorithm changes nothing and the accepted
             // one is the migration's own effect.
             Some(o) if o.error.as_deref().is_some_and(|e| e.starts_with(ON_COPY)) => {
-                return self
-                    .probe_in_place(text)
-                    .unwrap_or_else(|| self.apply(text));
+                return match self.probe_in_place(text)? {
+                    Some(o) => Ok(o),
+                    None => self.apply(text),
+                };
             }
             Some(o) => o,
             None => Observed {
@@ -169,21 +259,51 @@ impl MyVerifier {
                 ..Observed::default()
             },
         };
-        let applied = self.apply(text);
+        let applied = self.apply(text)?;
         if applied.error.is_some() {
             o.error = applied.error;
         }
-        o
+        Ok(o)
     }
 
-    fn apply(&mut self, text: &str) -> Observed {
-        match self.conn.query_drop(text) {
+    /// Sends one statement that carries migration text. A prepared
+    /// statement holds exactly one statement (the server refuses a second),
+    /// so a `;` the splitter did not see cannot start another; the few
+    /// statements the server will not prepare go as text. Outer error: the
+    /// replay cannot go on; inner: the server refused this statement.
+    fn send(&mut self, sql: &str) -> Result<Result<(), mysql::Error>, VerifyError> {
+        let armed = self.limits.arm(MyStopper {
+            admin: self.admin_opts.clone(),
+            id: self.conn.connection_id(),
+        })?;
+        let mut result = self.conn.exec_drop(sql, ());
+        if matches!(&result, Err(e) if unsupported_ps(e)) && armed.fired().is_none() {
+            result = self.conn.query_drop(sql);
+        }
+        if let Some(fired) = armed.fired() {
+            let why = fired.outcome(&self.limits)?;
+            return Ok(Err(mysql::Error::MySqlError(mysql::MySqlError {
+                state: "70100".into(),
+                message: why,
+                code: 1317,
+            })));
+        }
+        match result {
+            Err(mysql::Error::IoError(e)) => Err(VerifyError(format!(
+                "the connection to the server was lost: {e}"
+            ))),
+            r => Ok(r),
+        }
+    }
+
+    fn apply(&mut self, text: &str) -> Result<Observed, VerifyError> {
+        Ok(match self.send(text)? {
             Ok(()) => Observed::default(),
             Err(e) => Observed {
                 error: Some(message(&e)),
                 ..Observed::default()
             },
-        }
+        })
     }
 
     fn table_id(&mut self, table: &str) -> Option<u64> {
@@ -193,7 +313,7 @@ impl MyVerifier {
             "SELECT TABLE_ID FROM information_schema.INNODB_TABLES WHERE NAME = ?",
         ];
         queries.iter().find_map(|q| {
-            self.conn
+            self.admin
                 .exec_first::<u64, _, _>(*q, (&name,))
                 .ok()
                 .flatten()
@@ -201,28 +321,29 @@ impl MyVerifier {
     }
 
     /// The first algorithm the server accepts for this ALTER on a copy.
-    fn probe(&mut self, text: &str) -> Option<Observed> {
-        let (table, probe_sql) = retarget(text)?;
-        let _ = self
-            .conn
-            .query_drop(format!("DROP TABLE IF EXISTS `{PROBE}`"));
-        self.conn
-            .query_drop(format!("CREATE TABLE `{PROBE}` LIKE {table}"))
-            .ok()?;
+    fn probe(&mut self, text: &str) -> Result<Option<Observed>, VerifyError> {
+        let Some((table, probe_sql)) = retarget(text) else {
+            return Ok(None);
+        };
+        let _ = self.send(&format!("DROP TABLE IF EXISTS `{PROBE}`"))?;
+        if self
+            .send(&format!("CREATE TABLE `{PROBE}` LIKE {table}"))?
+            .is_err()
+        {
+            return Ok(None);
+        }
         // Generated columns refuse explicit values; an empty copy still
         // tells the algorithm, only the rebuild check is weaker.
-        let _ = self
-            .conn
-            .query_drop(format!("INSERT INTO `{PROBE}` SELECT * FROM {table}"));
-        let out = self.try_algorithms(&probe_sql, PROBE, ON_COPY);
-        let _ = self
-            .conn
-            .query_drop(format!("DROP TABLE IF EXISTS `{PROBE}`"));
-        out
+        let _ = self.send(&format!("INSERT INTO `{PROBE}` SELECT * FROM {table}"))?;
+        let out = self.try_algorithms(&probe_sql, PROBE, ON_COPY)?;
+        let _ = self.send(&format!("DROP TABLE IF EXISTS `{PROBE}`"))?;
+        Ok(out)
     }
 
-    fn probe_in_place(&mut self, text: &str) -> Option<Observed> {
-        let (table, _) = retarget(text)?;
+    fn probe_in_place(&mut self, text: &str) -> Result<Option<Observed>, VerifyError> {
+        let Some((table, _)) = retarget(text) else {
+            return Ok(None);
+        };
         let sql = strip_forced(text);
         let bare = table
             .rsplit('.')
@@ -233,7 +354,12 @@ impl MyVerifier {
         self.try_algorithms(&sql, &bare, "")
     }
 
-    fn try_algorithms(&mut self, probe_sql: &str, table: &str, context: &str) -> Option<Observed> {
+    fn try_algorithms(
+        &mut self,
+        probe_sql: &str,
+        table: &str,
+        context: &str,
+    ) -> Result<Option<Observed>, VerifyError> {
         let mut tries: Vec<(&str, Option<&str>, bool)> = vec![("INSTANT", None, true)];
         if self.dialect == Dialect::MariaDb {
             tries.push(("NOCOPY", Some("NONE"), true));
@@ -245,34 +371,31 @@ impl MyVerifier {
         tries.push(("INPLACE", Some("SHARED"), false));
         tries.push(("COPY", None, false));
         let before = self.table_id(table);
-        let mut out = None;
         for (algorithm, lock, lock_none) in tries {
             let clause = match lock {
                 Some(l) => format!(", ALGORITHM={algorithm}, LOCK={l}"),
                 None => format!(", ALGORITHM={algorithm}"),
             };
-            match self.conn.query_drop(format!("{probe_sql}{clause}")) {
+            match self.send(&format!("{probe_sql}{clause}"))? {
                 Ok(()) => {
                     let after = self.table_id(table);
-                    out = Some(Observed {
+                    return Ok(Some(Observed {
                         algorithm: Some(algorithm.to_string()),
                         lock_none: Some(lock_none),
                         rewrite: before.zip(after).map(|(b, a)| a != b),
                         ..Observed::default()
-                    });
-                    break;
+                    }));
                 }
                 Err(e) if refused(&e) => continue,
                 Err(e) => {
-                    out = Some(Observed {
+                    return Ok(Some(Observed {
                         error: Some(format!("{context}{}", message(&e))),
                         ..Observed::default()
-                    });
-                    break;
+                    }));
                 }
             }
         }
-        out
+        Ok(None)
     }
 }
 

@@ -2,8 +2,11 @@
 //! COMMIT the session's `pg_locks` rows and `pg_class` are read, so every
 //! lock the statement took is still held and every new relfilenode is
 //! visible. Statements that cannot run in a transaction go to `pg_watch`.
-use super::scratch::{self, Guard, Scratch};
-use super::{Observed, Run, Script, StmtReport, VerifyError, pg_watch};
+use super::limits::Limits;
+use super::pg_exec::Session;
+use super::pg_pool::Pool;
+use super::scratch_pg::{self, Place};
+use super::{Observed, Options, Run, Script, StmtReport, VerifyError, gate, pg_watch};
 use crate::sql::analysis::Stmt;
 use crate::sql::locks::{self, PgMode};
 use crate::sql::ops::Op;
@@ -14,6 +17,7 @@ use std::collections::{BTreeMap, HashMap};
 /// Generous for a scratch database, short enough that a replay never hangs.
 pub const STATEMENT_TIMEOUT: &str = "120s";
 pub const LOCK_TIMEOUT: &str = "20s";
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The server's own words for an error (a connection error has no SQLSTATE).
 pub fn server_message(e: &postgres::Error) -> String {
@@ -125,7 +129,8 @@ pub fn diff(before: &Snapshot, after: &Snapshot, seen: &[(u32, String)]) -> Obse
     o
 }
 
-/// Opens a session with verify's timeouts.
+/// Opens a session with verify's server-side timeouts (the client-side
+/// limits hold whatever a migration does to these).
 pub fn session(cfg: &Config) -> Result<Client, VerifyError> {
     let mut c = cfg.connect(NoTls).map_err(err)?;
     c.batch_execute(&format!(
@@ -136,56 +141,87 @@ pub fn session(cfg: &Config) -> Result<Client, VerifyError> {
 }
 
 pub struct PgVerifier {
+    /// Sessions on the scratch database as the sandbox role (or the URL's
+    /// user when there is none); `admin_cfg`: the URL's user there.
     cfg: Config,
-    client: Client,
+    admin_cfg: Config,
+    session: Session,
     pub version: Version,
     pub version_text: String,
     in_place: bool,
+    opts: Options,
+    policy: gate::Policy,
+    limits: Limits,
+    pool: Pool,
+    sandboxed: bool,
+    notes: Vec<String>,
     // Declared last: dropped after the sessions above are closed.
-    _guard: Option<Guard>,
+    _place: Option<Place>,
 }
 
 impl PgVerifier {
     /// Creates the scratch database (or, with `in_place`, opens one
     /// transaction on the URL's database that is rolled back at the end).
     pub fn connect(url: &str, in_place: bool) -> Result<PgVerifier, VerifyError> {
-        let mut cfg: Config = url
+        PgVerifier::connect_with(
+            url,
+            &Options {
+                in_place,
+                ..Options::default()
+            },
+        )
+    }
+
+    pub fn connect_with(url: &str, opts: &Options) -> Result<PgVerifier, VerifyError> {
+        let mut url_cfg: Config = url
             .parse()
             .map_err(|e: postgres::Error| VerifyError(format!("bad database URL: {e}")))?;
-        let mut admin = cfg.connect(NoTls).map_err(err)?;
+        url_cfg.connect_timeout(CONNECT_TIMEOUT);
+        let mut admin = url_cfg.connect(NoTls).map_err(err)?;
         let version_text: String = admin
             .query_one("SHOW server_version", &[])
             .map_err(err)?
             .get(0);
         let version = Version::parse(&version_text).unwrap_or(Version(15, 0, 0));
-        let (client, guard) = if in_place {
+        let (cfg, admin_cfg, client, place, database) = if opts.in_place {
             admin
                 .batch_execute(&format!(
                     "SET statement_timeout = '{STATEMENT_TIMEOUT}'; SET lock_timeout = '{LOCK_TIMEOUT}'; BEGIN"
                 ))
                 .map_err(err)?;
-            (admin, None)
+            let db = url_cfg.get_dbname().unwrap_or_default().to_string();
+            (url_cfg.clone(), url_cfg.clone(), admin, None, db)
         } else {
-            let name = scratch::unique_name();
-            admin
-                .batch_execute(&format!("CREATE DATABASE \"{name}\""))
-                .map_err(err)?;
+            let place = scratch_pg::create(&mut admin, &url_cfg, opts)?;
             drop(admin);
-            let guard = Guard::register(Scratch::Pg {
-                admin_url: url.to_string(),
-                name: name.clone(),
-            });
-            cfg.dbname(&name);
-            (session(&cfg)?, Some(guard))
+            let cfg = place.replay_cfg(&url_cfg);
+            let admin_cfg = place.admin_cfg(&url_cfg);
+            let client = session(&cfg)?;
+            let name = place.name.clone();
+            (cfg, admin_cfg, client, Some(place), name)
         };
+        let sandboxed = place.as_ref().is_some_and(|p| p.role.is_some());
+        let notes = place.as_ref().map(|p| p.notes.clone()).unwrap_or_default();
         Ok(PgVerifier {
+            pool: Pool::new(cfg.clone(), opts.watch_connections),
             cfg,
-            client,
+            admin_cfg,
+            session: Session::new(client)?,
             version,
             version_text,
-            in_place,
-            _guard: guard,
+            in_place: opts.in_place,
+            policy: gate::Policy::new(Dialect::Postgres, &database, &opts.extensions),
+            limits: Limits::new(opts.statement_limit, opts.total_limit),
+            opts: opts.clone(),
+            sandboxed,
+            notes,
+            _place: place,
         })
+    }
+
+    /// The scratch database's name (none `--in-place`).
+    pub fn scratch_name(&self) -> Option<&str> {
+        self._place.as_ref().map(|p| p.name.as_str())
     }
 
     /// Empties the scratch database between independent replays.
@@ -193,8 +229,9 @@ impl PgVerifier {
         if self.in_place {
             return Err(VerifyError("reset is not allowed --in-place".into()));
         }
-        let schemas: Vec<String> = self
-            .client
+        // The URL's user: it can drop what allowed extensions created too.
+        let mut admin = self.admin_cfg.connect(NoTls).map_err(err)?;
+        let schemas: Vec<String> = admin
             .query(
                 "SELECT nspname::text FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' \
                  AND nspname <> 'information_schema'",
@@ -205,12 +242,16 @@ impl PgVerifier {
             .map(|r| r.get(0))
             .collect();
         for s in schemas {
-            self.client
+            admin
                 .batch_execute(&format!("DROP SCHEMA \"{s}\" CASCADE"))
                 .map_err(err)?;
         }
-        self.client
-            .batch_execute("CREATE SCHEMA public")
+        let owner = match (self.sandboxed, self.cfg.get_user()) {
+            (true, Some(u)) => format!(" AUTHORIZATION \"{u}\""),
+            _ => String::new(),
+        };
+        admin
+            .batch_execute(&format!("CREATE SCHEMA public{owner}"))
             .map_err(err)
     }
 
@@ -219,21 +260,43 @@ impl PgVerifier {
         let mut out = Vec::new();
         for (fa, script) in analyses.iter().zip(scripts) {
             for st in &fa.stmts {
-                let text = &script.text[st.span.start..st.span.end];
-                let observed = self.run_stmt(st, text)?;
+                let observed = match super::gatekeep(
+                    script,
+                    st,
+                    &self.policy,
+                    !self.opts.allow_cluster_wide,
+                ) {
+                    Some(o) => o,
+                    None => {
+                        let text = &script.text[st.span.start..st.span.end];
+                        self.run_stmt(st, text)?
+                    }
+                };
                 out.push(StmtReport::new(script, st, observed));
             }
         }
+        let mut notes = self.notes.clone();
+        notes.extend(self.pool.notes());
         Ok(Run {
             dialect: "postgres".into(),
             server_version: self.version_text.clone(),
             statements: out,
+            notes,
         })
+    }
+
+    /// Runs our own statement (transaction control, observation queries).
+    fn ours(&mut self, sql: &str) -> Result<(), VerifyError> {
+        self.session.client.batch_execute(sql).map_err(err)
     }
 
     fn run_stmt(&mut self, st: &Stmt, text: &str) -> Result<Observed, VerifyError> {
         let skip = |why: &str| Observed {
             skipped: Some(why.to_string()),
+            ..Observed::default()
+        };
+        let refused = |e: String| Observed {
+            error: Some(e),
             ..Observed::default()
         };
         match &st.op {
@@ -242,27 +305,35 @@ impl PgVerifier {
                     "transaction control: verify runs each statement in its own transaction",
                 ));
             }
-            Some(Op::Set { name, .. }) if name == "lock_timeout" || name == "statement_timeout" => {
+            Some(Op::Set { name, .. }) if gate_pg_timeout(name) => {
                 return Ok(skip("verify keeps its own timeouts"));
             }
             Some(Op::Set { .. }) => {
-                return Ok(match self.client.batch_execute(text) {
-                    Ok(()) => Observed::default(),
-                    Err(e) => Observed {
-                        error: Some(server_message(&e)),
-                        ..Observed::default()
-                    },
-                });
+                let r = self.session.run(text, &self.limits, &self.admin_cfg)?;
+                return Ok(r.err().map(refused).unwrap_or_default());
             }
             _ => {}
         }
-        if needs_own_session(st, text) {
+        if self.sandboxed && gate::creates_extension(text) {
+            // An allowed extension's script may need a superuser: the
+            // URL's user creates it (its locks are not in the lock table).
+            let mut admin = Session::new(self.admin_cfg.connect(NoTls).map_err(err)?)?;
+            let r = admin.run(text, &self.limits, &self.admin_cfg)?;
+            return Ok(r.err().map(refused).unwrap_or_default());
+        }
+        if needs_own_session(st) {
             if self.in_place {
                 return Ok(skip(
                     "cannot run in a transaction, and --in-place never commits",
                 ));
             }
-            return pg_watch::run(&self.cfg, &mut self.client, text);
+            let mut watch = pg_watch::Watch {
+                pool: &mut self.pool,
+                limits: &self.limits,
+                admin: &self.admin_cfg,
+                predicted: st.locks.iter().map(|(n, _)| n.name.clone()).collect(),
+            };
+            return pg_watch::run(&mut watch, &mut self.session.client, text);
         }
         let (open, fail, close) = if self.in_place {
             (
@@ -273,33 +344,31 @@ impl PgVerifier {
         } else {
             ("BEGIN", "ROLLBACK", "COMMIT")
         };
-        let before = snapshot(&mut self.client)?;
+        let before = snapshot(&mut self.session.client)?;
         let held = if self.in_place {
             self.held()?
         } else {
             Vec::new()
         };
-        self.client.batch_execute(open).map_err(err)?;
-        if let Err(e) = self.client.batch_execute(text) {
-            self.client.batch_execute(fail).map_err(err)?;
-            return Ok(Observed {
-                error: Some(server_message(&e)),
-                ..Observed::default()
-            });
+        self.ours(open)?;
+        if let Err(e) = self.session.run(text, &self.limits, &self.admin_cfg)? {
+            self.ours(fail)?;
+            return Ok(refused(e));
         }
         let seen: Vec<(u32, String)> = self
             .held()?
             .into_iter()
             .filter(|l| !held.contains(l))
             .collect();
-        let after = snapshot(&mut self.client)?;
-        self.client.batch_execute(close).map_err(err)?;
+        let after = snapshot(&mut self.session.client)?;
+        self.ours(close)?;
         Ok(diff(&before, &after, &seen))
     }
 
     /// Relation locks this session holds now.
     fn held(&mut self) -> Result<Vec<(u32, String)>, VerifyError> {
         Ok(self
+            .session
             .client
             .query(
                 "SELECT relation, mode FROM pg_locks \
@@ -313,26 +382,24 @@ impl PgVerifier {
     }
 }
 
+fn gate_pg_timeout(name: &str) -> bool {
+    name == "lock_timeout" || name == "statement_timeout"
+}
+
 impl Drop for PgVerifier {
     fn drop(&mut self) {
         if self.in_place {
             // Never commit into the URL's own database.
-            let _ = self.client.batch_execute("ROLLBACK");
+            let _ = self.session.client.batch_execute("ROLLBACK");
         }
     }
 }
 
-/// Statements the lock table marks as not runnable inside a transaction
-/// block (CONCURRENTLY index forms, DETACH … CONCURRENTLY, VACUUM). The
-/// word CONCURRENTLY decides only when the classifier knows nothing about
-/// the statement: REFRESH MATERIALIZED VIEW CONCURRENTLY does run in a
-/// transaction, and reading its locks there is exact, while watching it
-/// from a second session can miss them on a loaded machine.
-pub fn needs_own_session(st: &Stmt, text: &str) -> bool {
-    st.effects.iter().any(|e| !locks::pg(e.key).in_tx)
-        || matches!(st.op, Some(Op::Vacuum { .. }))
-        || (st.effects.is_empty()
-            && text
-                .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-                .any(|w| w.eq_ignore_ascii_case("concurrently")))
+/// Statements that are, by their parse, forms PostgreSQL refuses inside a
+/// transaction block (CONCURRENTLY index forms, DETACH … CONCURRENTLY,
+/// VACUUM): the lock table's rows for them say so. No word in the text
+/// decides; a statement the classifier does not read runs in a
+/// transaction, and the server says if it cannot.
+pub fn needs_own_session(st: &Stmt) -> bool {
+    st.effects.iter().any(|e| !locks::pg(e.key).in_tx) || matches!(st.op, Some(Op::Vacuum { .. }))
 }

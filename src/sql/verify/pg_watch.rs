@@ -4,67 +4,96 @@
 //! worker's backend.
 //!
 //! Sampling alone misses a lock held for microseconds on a small table, so
-//! the watch makes every lock request wait where it can be seen. Each
-//! existing table gets two blocker sessions: one holding SHARE UPDATE
-//! EXCLUSIVE (every request of that mode or stronger queues behind it) and
-//! one holding ACCESS SHARE (an ACCESS EXCLUSIVE request taken later, in a
-//! second transaction of the statement, still queues). A queued request
-//! shows in `pg_locks` with its mode. Whenever the worker waits, exactly
-//! the sessions `pg_blocking_pids` names are released, so the remaining
-//! blockers keep catching the statement's later requests.
-use super::pg::{self, is_table, server_message, session, snapshot};
+//! the watch makes every lock request wait where it can be seen. Existing
+//! tables get blocker sessions: some holding SHARE UPDATE EXCLUSIVE (every
+//! request of that mode or stronger queues behind it) and some holding
+//! ACCESS SHARE (an ACCESS EXCLUSIVE request taken later, in a second
+//! transaction of the statement, still queues). A queued request shows in
+//! `pg_locks` with its mode. Whenever the worker waits, exactly the
+//! sessions `pg_blocking_pids` names are released, so the remaining
+//! blockers keep catching the statement's later requests. The sessions
+//! come from a bounded pool (`pg_pool`); with more tables than it holds,
+//! tables share blockers and the run says so.
+use super::limits::Limits;
+use super::pg::{self, is_table, server_message, snapshot};
+use super::pg_exec::Session;
+use super::pg_pool::{self, Pool};
 use super::{Observed, VerifyError};
 use postgres::{Client, Config};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-/// A statement still not done after this is left to its own timeouts.
-const WATCH_LIMIT: Duration = Duration::from_secs(150);
-
 fn err(e: postgres::Error) -> VerifyError {
     VerifyError(server_message(&e))
 }
 
-fn quote(ident: &str) -> String {
-    format!("\"{}\"", ident.replace('"', "\"\""))
+/// What one watch needs: the pool, the limits, the URL's user on the
+/// scratch database (to end a runaway worker), and the tables the lock
+/// table predicts (they keep a blocker of their own when tables share).
+pub struct Watch<'a> {
+    pub pool: &'a mut Pool,
+    pub limits: &'a Limits,
+    pub admin: &'a Config,
+    pub predicted: Vec<String>,
 }
 
 /// Blocker sessions by backend pid.
-fn blockers(cfg: &Config, before: &pg::Snapshot) -> Result<HashMap<i32, Client>, VerifyError> {
+fn blockers(
+    w: &mut Watch,
+    before: &pg::Snapshot,
+    sessions: usize,
+) -> Result<HashMap<i32, Client>, VerifyError> {
+    let mut tables: Vec<String> = before
+        .values()
+        .filter(|r| is_table(&r.kind))
+        .map(|r| r.name.clone())
+        .collect();
+    tables.sort();
+    tables.dedup();
+    let sue = sessions.div_ceil(2);
+    let plan = [
+        (
+            "SHARE UPDATE EXCLUSIVE",
+            pg_pool::assign(&tables, &w.predicted, sue),
+        ),
+        (
+            "ACCESS SHARE",
+            pg_pool::assign(&tables, &w.predicted, sessions - sue),
+        ),
+    ];
+    if tables.len() * 2 > sessions {
+        w.pool.record_shared(tables.len());
+    }
     let mut out = HashMap::new();
-    for rel in before.values().filter(|r| is_table(&r.kind)) {
-        for mode in ["SHARE UPDATE EXCLUSIVE", "ACCESS SHARE"] {
-            let mut c = session(cfg)?;
+    for (mode, groups) in plan {
+        for group in groups {
+            let mut c = w.pool.get()?;
             let pid: i32 = c
                 .query_one("SELECT pg_backend_pid()", &[])
                 .map_err(err)?
                 .get(0);
-            // ONLY: a partitioned parent's blocker must not also hold its partitions.
-            let sql = format!("BEGIN; LOCK TABLE ONLY {} IN {mode} MODE", quote(&rel.name));
-            if c.batch_execute(&sql).is_ok() {
+            if pg_pool::lock_group(&mut c, &group, mode) {
                 out.insert(pid, c);
+            } else {
+                w.pool.put(c);
             }
         }
     }
     Ok(out)
 }
 
-fn release(c: Client) {
-    // Closing the session ends its transaction and frees the lock.
-    let _ = c.close();
-}
-
-pub fn run(cfg: &Config, sampler: &mut Client, sql: &str) -> Result<Observed, VerifyError> {
+pub fn run(w: &mut Watch, sampler: &mut Client, sql: &str) -> Result<Observed, VerifyError> {
     let before = snapshot(sampler)?;
-    let mut worker = session(cfg)?;
-    let pid: i32 = worker
-        .query_one("SELECT pg_backend_pid()", &[])
-        .map_err(err)?
-        .get(0);
-    let mut held = blockers(cfg, &before)?;
+    let mut worker = Session::new(w.pool.get()?)?;
+    let pid = worker.pid;
+    let sessions = w.pool.capacity() - 1;
+    let mut held = blockers(w, &before, sessions)?;
     let text = sql.to_string();
-    let job =
-        std::thread::spawn(move || worker.batch_execute(&text).map_err(|e| server_message(&e)));
+    let (limits, admin) = (w.limits.clone(), w.admin.clone());
+    let job = std::thread::spawn(move || {
+        let r = worker.run(&text, &limits, &admin);
+        (worker, r)
+    });
     let mut seen: Vec<(u32, String)> = Vec::new();
     let start = Instant::now();
     loop {
@@ -89,6 +118,10 @@ pub fn run(cfg: &Config, sampler: &mut Client, sql: &str) -> Result<Observed, Ve
         if done {
             break;
         }
+        // The statement is past its limit: let the cancel through.
+        if start.elapsed() > w.limits.statement {
+            held.drain().for_each(|(_, c)| w.pool.put(c));
+        }
         // Release only once the queued request is in a sample: released
         // earlier, a fast statement could take and drop it unseen.
         if !waiting {
@@ -103,18 +136,22 @@ pub fn run(cfg: &Config, sampler: &mut Client, sql: &str) -> Result<Observed, Ve
             .collect();
         for b in blocking {
             if let Some(c) = held.remove(&b) {
-                release(c);
+                w.pool.put(c);
             }
-        }
-        if start.elapsed() > WATCH_LIMIT {
-            held.drain().for_each(|(_, c)| release(c));
         }
         std::thread::sleep(Duration::from_micros(200));
     }
-    held.drain().for_each(|(_, c)| release(c));
-    let result = job
-        .join()
-        .unwrap_or_else(|_| Err("the worker session panicked".to_string()));
+    held.drain().for_each(|(_, c)| w.pool.put(c));
+    let result = match job.join() {
+        Ok((worker, r)) => {
+            w.pool.put(worker.client);
+            r?
+        }
+        Err(_) => {
+            w.pool.lost();
+            Err("the worker session panicked".to_string())
+        }
+    };
     if let Err(e) = result {
         return Ok(Observed {
             error: Some(e),

@@ -37,6 +37,17 @@ pub fn message(s: &StmtReport, server: &str) -> String {
     render_template(template, &vars)
 }
 
+/// The MG901 message for a withheld statement.
+pub fn withheld_message(s: &StmtReport) -> Option<String> {
+    let w = s.observed.withheld.as_ref()?;
+    let vars = [
+        ("statement", s.index.to_string()),
+        ("sql", s.statement.clone()),
+        ("detail", w.reason.clone()),
+    ];
+    Some(render_template(&RuleId::MG901.meta().message, &vars))
+}
+
 pub fn server_label(run: &Run) -> String {
     let product = match run.dialect.as_str() {
         "postgres" => "PostgreSQL",
@@ -98,7 +109,7 @@ pub fn human(run: &Run, source: &str) -> String {
     };
     line(&mut out, header, "  ");
     for (r, s) in rows.iter().zip(&run.statements) {
-        let mark = if s.disagreements.is_empty() {
+        let mark = if s.disagreements.is_empty() && s.observed.withheld.is_none() {
             "  "
         } else {
             "! "
@@ -106,33 +117,49 @@ pub fn human(run: &Run, source: &str) -> String {
         line(&mut out, [&r[0], &r[1], &r[2], &r[3], &r[4]], mark);
     }
     out.push('\n');
-    for s in run
-        .statements
-        .iter()
-        .filter(|s| !s.disagreements.is_empty())
-    {
-        let _ = writeln!(
-            out,
-            "{}:{}:1: {} {}: {}",
-            s.file,
-            s.line,
-            RuleId::MG900.meta().severity.as_str(),
-            RuleId::MG900,
-            message(s, &server)
-        );
+    // Findings in file order: MG900 at the statement, MG901 at the token.
+    for s in &run.statements {
+        let sev = |r: RuleId| r.meta().severity.as_str();
+        if !s.disagreements.is_empty() {
+            let _ = writeln!(
+                out,
+                "{}:{}:1: {} {}: {}",
+                s.file,
+                s.line,
+                sev(RuleId::MG900),
+                RuleId::MG900,
+                message(s, &server)
+            );
+        }
+        if let (Some(w), Some(m)) = (&s.observed.withheld, withheld_message(s)) {
+            let _ = writeln!(
+                out,
+                "{}:{}:{}: {} {}: {m}",
+                s.file,
+                w.line,
+                w.column,
+                sev(RuleId::MG901),
+                RuleId::MG901,
+            );
+        }
     }
     let n = run.disagreements();
+    let withheld = run.withheld();
+    if withheld > 0 {
+        let _ = writeln!(
+            out,
+            "{withheld} statement{} withheld: {} outside the scratch database",
+            if withheld == 1 { "" } else { "s" },
+            if withheld == 1 { "it acts" } else { "they act" },
+        );
+    }
+    let agree = run.statements.len() - n - withheld;
     let _ = writeln!(
         out,
-        "{} statement{}, {} agree{}, {n} disagreement{}",
+        "{} statement{}, {agree} agree{}, {n} disagreement{}",
         run.statements.len(),
         if run.statements.len() == 1 { "" } else { "s" },
-        run.statements.len() - n,
-        if run.statements.len() - n == 1 {
-            "s"
-        } else {
-            ""
-        },
+        if agree == 1 { "s" } else { "" },
         if n == 1 { "" } else { "s" },
     );
     out
@@ -158,7 +185,7 @@ struct RunJson<'a> {
 /// The run (readable back as a recording) plus its MG900 findings.
 pub fn json(run: &Run) -> String {
     let server = server_label(run);
-    let findings = run
+    let mut findings: Vec<FindingJson> = run
         .statements
         .iter()
         .filter(|s| !s.disagreements.is_empty())
@@ -171,6 +198,17 @@ pub fn json(run: &Run) -> String {
             message: message(s, &server),
         })
         .collect();
+    findings.extend(run.statements.iter().filter_map(|s| {
+        let w = s.observed.withheld.as_ref()?;
+        Some(FindingJson {
+            rule: RuleId::MG901.as_str(),
+            severity: RuleId::MG901.meta().severity.as_str(),
+            file: &s.file,
+            line: w.line,
+            column: w.column,
+            message: withheld_message(s)?,
+        })
+    }));
     let mut s = serde_json::to_string_pretty(&RunJson { run, findings }).unwrap_or_default();
     s.push('\n');
     s

@@ -1,140 +1,213 @@
-//! The scratch database's life: a unique name, and a drop that happens on
-//! every way out — normal end, error (the guard's `Drop`), panic unwinding,
-//! and Ctrl-C (a handler that drops every registered scratch database from
-//! a fresh connection, then exits 130).
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, Once};
+//! The scratch database's identity: a unique name, and the marker every
+//! scratch database (and sandbox role) carries so that one left behind by
+//! a killed run (`kill -9`, a lost machine) is recognised and removed by
+//! the next run — only when the process that made it is provably gone.
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
+/// Every scratch database and sandbox role starts with this.
+pub const PREFIX: &str = "platcheck_verify_";
+
 /// `platcheck_verify_<pid>_<n>`: unique per process and per replay, and
-/// recognisable when someone finds one left by a `kill -9`.
+/// recognisable when someone finds one by hand.
 pub fn unique_name() -> String {
     format!(
-        "platcheck_verify_{}_{}",
+        "{PREFIX}{}_{}",
         std::process::id(),
         NEXT.fetch_add(1, Ordering::SeqCst)
     )
 }
 
-/// How to drop one scratch database from a new connection.
-#[derive(Clone, Debug)]
-pub enum Scratch {
-    Pg { admin_url: String, name: String },
-    My { url: String, name: String },
+/// Who made a scratch object: process id and start time, on which machine
+/// (host name), in which boot and in which process-id namespace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marker {
+    pub pid: u32,
+    pub start: u64,
+    pub host: String,
+    pub boot: String,
+    pub pidns: String,
 }
 
-impl Scratch {
-    fn name(&self) -> &str {
-        match self {
-            Scratch::Pg { name, .. } | Scratch::My { name, .. } => name,
+const TAG: &str = "platcheck verify scratch;";
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path)
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// A process's start time in clock ticks since boot (Linux), 0 elsewhere.
+pub fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name may hold spaces and parentheses: fields restart
+    // after the last `)`; the start time is field 22 of the whole line.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+fn host_name() -> String {
+    let h = read("/proc/sys/kernel/hostname");
+    if !h.is_empty() {
+        return h;
+    }
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname writes at most buf.len() bytes into buf.
+    let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
+    let end = buf.iter().position(|b| *b == 0).unwrap_or(0);
+    if ok {
+        String::from_utf8_lossy(&buf[..end]).into_owned()
+    } else {
+        String::new()
+    }
+}
+
+impl Marker {
+    /// This process.
+    pub fn ours() -> Marker {
+        let pid = std::process::id();
+        Marker {
+            pid,
+            start: start_time(pid).unwrap_or(0),
+            host: host_name(),
+            boot: read("/proc/sys/kernel/random/boot_id"),
+            pidns: std::fs::read_link("/proc/self/ns/pid")
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
         }
     }
-    /// Best effort: called on the way out, when there is nobody left to
-    /// report an error to but stderr.
-    pub fn drop_now(&self) -> Result<(), String> {
-        match self {
-            Scratch::Pg { admin_url, name } => {
-                let mut c = postgres::Client::connect(admin_url, postgres::NoTls)
-                    .map_err(|e| super::pg::server_message(&e))?;
-                // FORCE ends the replay's own sessions, which may still be
-                // inside a statement when Ctrl-C arrives.
-                c.batch_execute(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
-                    .map_err(|e| super::pg::server_message(&e))
-            }
-            Scratch::My { url, name } => {
-                use mysql::prelude::Queryable;
-                let opts = mysql::Opts::from_url(url).map_err(|e| e.to_string())?;
-                let mut c = mysql::Conn::new(opts).map_err(|e| e.to_string())?;
-                // Sessions still using the schema hold metadata locks that
-                // would make the DROP wait.
-                let ids: Vec<u64> = c
-                    .query(format!(
-                        "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = '{name}' AND ID <> CONNECTION_ID()"
-                    ))
-                    .unwrap_or_default();
-                for id in ids {
-                    let _ = c.query_drop(format!("KILL {id}"));
-                }
-                c.query_drop(format!("DROP DATABASE IF EXISTS `{name}`"))
-                    .map_err(|e| e.to_string())
-            }
+
+    pub fn text(&self) -> String {
+        format!(
+            "{TAG} pid={} start={} host={} boot={} pidns={}",
+            self.pid, self.start, self.host, self.boot, self.pidns
+        )
+    }
+
+    pub fn parse(s: &str) -> Option<Marker> {
+        let rest = s.trim().strip_prefix(TAG)?;
+        let field = |k: &str| {
+            rest.split_whitespace()
+                .find_map(|kv| kv.strip_prefix(k)?.strip_prefix('='))
+                .map(str::to_string)
+        };
+        Some(Marker {
+            pid: field("pid")?.parse().ok()?,
+            start: field("start")?.parse().ok()?,
+            host: field("host")?,
+            boot: field("boot").unwrap_or_default(),
+            pidns: field("pidns").unwrap_or_default(),
+        })
+    }
+
+    /// The process that made the object no longer runs. Only a marker
+    /// from this machine can say so; another machine's is never judged.
+    pub fn is_gone(&self) -> bool {
+        let me = Marker::ours();
+        if self.host != me.host || self.host.is_empty() {
+            return false;
         }
-    }
-}
-
-static LIVE: Mutex<Vec<Scratch>> = Mutex::new(Vec::new());
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Ctrl-C arrived: the handler is dropping the scratch databases (which
-/// ends the replay's sessions) and will exit 130. An error the replay sees
-/// now is that, not something to report.
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
-
-/// Called on an error: if it was caused by Ctrl-C, give the handler the
-/// time to finish its cleanup and exit with 130 instead of racing it.
-pub fn settle_if_interrupted() {
-    let start = std::time::Instant::now();
-    while interrupted() && start.elapsed() < std::time::Duration::from_secs(15) {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-}
-static HANDLER: Once = Once::new();
-
-/// Drops the scratch database when it goes out of scope.
-pub struct Guard {
-    scratch: Scratch,
-}
-
-impl Guard {
-    pub fn register(scratch: Scratch) -> Guard {
-        HANDLER.call_once(|| {
-            // Another handler may already be installed by an embedding
-            // program; then its own shutdown path is responsible.
-            let _ = ctrlc::set_handler(|| {
-                INTERRUPTED.store(true, Ordering::SeqCst);
-                let live = LIVE.lock().map(|l| l.clone()).unwrap_or_default();
-                for s in &live {
-                    if let Err(e) = s.drop_now() {
-                        eprintln!(
-                            "platcheck: could not drop scratch database {}: {e}",
-                            s.name()
-                        );
-                    }
-                }
-                std::process::exit(130);
-            });
-        });
-        if let Ok(mut l) = LIVE.lock() {
-            l.push(scratch.clone());
+        if !self.boot.is_empty() && !me.boot.is_empty() && self.boot != me.boot {
+            return true;
         }
-        Guard { scratch }
+        if self.pidns != me.pidns {
+            // Another container on this kernel: its pids are not ours.
+            return false;
+        }
+        if self.pid == me.pid && self.start == me.start {
+            return false;
+        }
+        if std::path::Path::new("/proc/self/stat").exists() {
+            return match start_time(self.pid) {
+                Some(t) => self.start != 0 && t != self.start,
+                None => true,
+            };
+        }
+        // No /proc: signal 0 only checks that the process exists.
+        // SAFETY: kill(2) with signal 0 sends nothing.
+        let r = unsafe { libc::kill(self.pid as libc::pid_t, 0) };
+        r != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
     }
 }
 
-impl Drop for Guard {
-    fn drop(&mut self) {
-        if let Err(e) = self.scratch.drop_now() {
-            eprintln!(
-                "platcheck: could not drop scratch database {}: {e}",
-                self.scratch.name()
+/// A quoted SQL string literal of text verify made itself (markers, hex
+/// secrets). Backslashes are dropped: PostgreSQL and MySQL read them
+/// differently, and none belongs in such a text.
+pub fn literal(s: &str) -> String {
+    format!("'{}'", s.replace('\\', "").replace('\'', "''"))
+}
+
+/// Sixteen random bytes, hex: the sandbox role's password.
+pub fn secret() -> String {
+    use std::io::Read;
+    let mut b = [0u8; 16];
+    let ok = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut b));
+    if ok.is_err() {
+        // No /dev/urandom: the std hasher's per-process random keys.
+        use std::hash::{BuildHasher, Hasher};
+        for chunk in b.chunks_mut(8) {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u128(
+                std::time::SystemTime::now()
+                    .elapsed()
+                    .map_or(0, |d| d.as_nanos()),
             );
-        }
-        if let Ok(mut l) = LIVE.lock() {
-            l.retain(|s| s.name() != self.scratch.name());
+            chunk.copy_from_slice(&h.finish().to_le_bytes()[..chunk.len()]);
         }
     }
+    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn names_are_unique_and_identifiable() {
-        let a = super::unique_name();
-        let b = super::unique_name();
+        let a = unique_name();
+        let b = unique_name();
         assert_ne!(a, b);
         assert!(a.starts_with(&format!("platcheck_verify_{}_", std::process::id())));
+    }
+
+    #[test]
+    fn markers_round_trip_and_judge_liveness() {
+        let me = Marker::ours();
+        assert_eq!(Marker::parse(&me.text()), Some(me.clone()));
+        assert!(!me.is_gone(), "this process is alive");
+        let gone = Marker {
+            pid: me.pid,
+            start: me.start + 1,
+            ..me.clone()
+        };
+        assert!(gone.is_gone(), "same pid, another start time: a reused pid");
+        let elsewhere = Marker {
+            host: format!("{}-other", me.host),
+            start: 1,
+            ..me.clone()
+        };
+        assert!(
+            !elsewhere.is_gone(),
+            "another machine's marker is never judged"
+        );
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        let dead = Marker {
+            pid,
+            start: 1,
+            ..me.clone()
+        };
+        assert!(dead.is_gone());
+        assert_eq!(Marker::parse("a comment someone wrote"), None);
+    }
+
+    #[test]
+    fn literals_and_secrets() {
+        assert_eq!(literal("it's"), "'it''s'");
+        let s = secret();
+        assert_eq!(s.len(), 32);
+        assert_ne!(s, secret());
     }
 }

@@ -1,0 +1,162 @@
+//! One item's status, from its evidence: not applicable when its condition
+//! does not hold; missing evidence when a field it needs is absent; not met
+//! when a rule that must not fire fires (or a waiver expired) or a value
+//! falls short; not checked when the run lacked an input it needs; waived
+//! when the only findings are suppressed; met otherwise.
+use super::checklist::{Input, Item, Need};
+use super::conditions;
+use super::evidence::{self, Ctx, Evidence, Missing, plural};
+use super::model::{ItemResult, RunFacts, Status, Unchecked, Waiver};
+use crate::catalog;
+use crate::contracts::Contract;
+use crate::contracts::yaml::Node;
+use crate::finding::Finding;
+use crate::outcome::Outcome;
+use crate::source::{FileClass, normalize};
+
+pub fn item<'a>(
+    outcome: &'a Outcome,
+    facts: &RunFacts,
+    c: &'a Contract,
+    item: &'a Item,
+    findings: Vec<&'a Finding>,
+    waivers: Vec<Waiver<'a>>,
+) -> ItemResult<'a> {
+    let src = &outcome.files[c.file];
+    let line_of = |n: &Node| src.line_col(n.span.start).line;
+    let mut r = ItemResult {
+        item,
+        text: evidence::render_text(&item.text, c),
+        status: Status::Met,
+        reason: None,
+        rules: item.rule_ids().to_vec(),
+        evidence: Vec::new(),
+        missing: Vec::new(),
+        short: Vec::new(),
+        unchecked: Vec::new(),
+        findings,
+        waivers,
+    };
+    if let Some(cond) = &item.applies_when
+        && let Some(Err(why)) = conditions::applies(cond, c)
+    {
+        let template = item.not_applicable.as_deref().unwrap_or("{why}");
+        r.reason = Some(catalog::render_template(template, &[("why", why)]));
+        // A rule that fires anyway (an invalid value in the block) still
+        // needs a look; the evidence is not asked for.
+        r.status = if r.findings.is_empty() {
+            Status::NotApplicable
+        } else {
+            Status::NotMet
+        };
+        return r;
+    }
+    let ctx = Ctx {
+        today: outcome.today,
+        line_of: &line_of,
+    };
+    for field in item.fields() {
+        let found = evidence::check(c, field, &ctx);
+        r.evidence.extend(found.present);
+        r.short.extend(found.short);
+        for m in found.missing {
+            if !r.missing.iter().any(|x: &Missing| x.label == m.label) {
+                r.missing.push(m);
+            }
+        }
+    }
+    for need in &item.needs {
+        if let Some(u) = unchecked(outcome, facts, c, need) {
+            r.unchecked.push(u);
+        } else if need.input == Input::MigrationFiles
+            && let Some(e) = migrations_checked(outcome, c, &line_of)
+        {
+            r.evidence.push(e);
+        }
+    }
+    // A rule the item names that the config turned off has not looked.
+    for spec in item.rules.iter().filter(|s| s.explicit()) {
+        for rule in spec.expand() {
+            if !outcome.rule_on(rule) {
+                r.unchecked.push(Unchecked {
+                    what: format!("{rule} {}", rule.meta().name),
+                    how: format!(
+                        "it is turned off in {}",
+                        facts.config.as_deref().unwrap_or("the config")
+                    ),
+                });
+            }
+        }
+    }
+    let expired = r.waivers.iter().any(|w| w.expired);
+    r.status = if !r.missing.is_empty() {
+        Status::Missing
+    } else if !r.findings.is_empty() || !r.short.is_empty() || expired {
+        Status::NotMet
+    } else if !r.unchecked.is_empty() {
+        Status::NotChecked
+    } else if !r.waivers.is_empty() {
+        Status::Waived
+    } else {
+        Status::Met
+    };
+    r
+}
+
+/// The SQL files under `migrations.path` that this run checked.
+fn migration_files<'a>(outcome: &Outcome, c: &'a Contract) -> Option<(&'a str, Vec<usize>)> {
+    let rel = c.get("/spec/migrations/path")?.as_str()?;
+    let dir = normalize(&outcome.root.join(rel));
+    let files = outcome
+        .files
+        .iter()
+        .zip(&outcome.classes)
+        .enumerate()
+        .filter(|(_, (f, class))| {
+            **class == Some(FileClass::Sql) && normalize(&f.path).starts_with(&dir)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    Some((rel, files))
+}
+
+fn migrations_checked(
+    outcome: &Outcome,
+    c: &Contract,
+    line_of: &dyn Fn(&Node) -> usize,
+) -> Option<Evidence> {
+    let node = c.get("/spec/migrations/path")?;
+    let (rel, files) = migration_files(outcome, c)?;
+    Some(Evidence {
+        label: "migration files checked".into(),
+        pointer: "/spec/migrations/path".into(),
+        value: format!(
+            "{} under {rel}",
+            plural(files.len(), "SQL file", "SQL files")
+        ),
+        line: line_of(node),
+    })
+}
+
+fn unchecked(outcome: &Outcome, facts: &RunFacts, c: &Contract, need: &Need) -> Option<Unchecked> {
+    if let Some(w) = &need.when
+        && super::when::holds(w, &c.root, None) != Some(true)
+    {
+        return None;
+    }
+    match need.input {
+        Input::Base => facts.base.is_none().then(|| Unchecked {
+            what: need.what.clone(),
+            how: "pass --base GIT-REF (the revision to compare with)".into(),
+        }),
+        Input::MigrationFiles => {
+            let (rel, files) = migration_files(outcome, c)?;
+            files.is_empty().then(|| Unchecked {
+                what: need.what.clone(),
+                how: format!(
+                    "no SQL file under {rel} was among the checked inputs: include that directory in the run"
+                ),
+            })
+        }
+    }
+}
