@@ -180,7 +180,11 @@ class Sql:
         c, t = rng.choice(cols)
         pick = rng.randrange(6)
         if pick == 0:
+            # Alembic's autocommit_block(), as its SQL export writes it: the
+            # index is built between the COMMIT and the next BEGIN.
+            self.stmt("COMMIT")
             self.stmt(f"CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_{name}_{c}\n    ON {name} ({c})")
+            self.stmt("BEGIN")
         elif pick == 1:
             role, types = rng.choice(ROLES)
             new = f"{role}_{len(cols)}"
@@ -188,6 +192,9 @@ class Sql:
             self.stmt(f"ALTER TABLE {name}\n    ADD COLUMN {new} {nt} NOT NULL DEFAULT {default_for(nt)}")
             cols.append((new, nt))
         elif pick == 3 and self.pending:
+            # VALIDATE in a later transaction than its NOT VALID add.
+            self.stmt("COMMIT")
+            self.stmt("BEGIN")
             self.stmt(f"ALTER TABLE {self.pending.pop()}")
         elif pick in (2, 3):
             # NOT VALID now, validated by a later statement (short locks).

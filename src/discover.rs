@@ -33,12 +33,40 @@ pub fn classify(path: &Path) -> Option<FileClass> {
     if path.file_name().is_some_and(|n| n == CONFIG_NAME) {
         return None;
     }
+    if is_migration_input(path) {
+        return Some(FileClass::Sql);
+    }
     match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
         "yaml" | "yml" => Some(FileClass::Yaml),
         "sql" => Some(FileClass::Sql),
         "md" | "markdown" => Some(FileClass::Markdown),
         _ => None,
     }
+}
+
+/// Migration inputs beyond `*.sql`: SQL under a dialect suffix
+/// (Synapse's `x.sql.postgres`, `x.sql.sqlite`; the history maps each to
+/// its dialect or skips it with a reason), and the files migration tools
+/// read beside the SQL (`sqitch.plan`, Flyway's `V1__x.sql.conf` and
+/// `flyway.conf`/`flyway.toml`, diesel's `metadata.toml` next to an `up.sql`).
+fn is_migration_input(path: &Path) -> bool {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    if matches!(name, "sqitch.plan" | "flyway.conf" | "flyway.toml") || name.ends_with(".sql.conf")
+    {
+        return true;
+    }
+    if name == "metadata.toml" {
+        return path.with_file_name("up.sql").is_file();
+    }
+    name.rsplit_once('.').is_some_and(|(stem, suffix)| {
+        stem.to_ascii_lowercase().ends_with(".sql")
+            && matches!(
+                suffix.to_ascii_lowercase().as_str(),
+                "postgres" | "postgresql" | "pg" | "sqlite" | "sqlite3" | "mysql" | "mariadb"
+            )
+    })
 }
 
 fn globset(patterns: &[String]) -> Result<GlobSet, String> {

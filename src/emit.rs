@@ -23,6 +23,9 @@ pub struct Report {
     /// This finding's severity when it differs from the rule's default (an
     /// E/W rule on a cold table); a `rules:` override in the config still wins.
     pub severity: Option<Severity>,
+    /// Appended to the rendered message (a finding in a down script says
+    /// which up step it was judged after).
+    pub note: Option<String>,
 }
 
 impl Report {
@@ -38,7 +41,12 @@ impl Report {
             sql: None,
             help: None,
             severity: None,
+            note: None,
         }
+    }
+    pub fn note(mut self, note: Option<&str>) -> Report {
+        self.note = note.map(str::to_string);
+        self
     }
     /// A value for the `{name}` placeholder of the message and help templates.
     pub fn var(mut self, name: &'static str, value: impl ToString) -> Report {

@@ -38,6 +38,12 @@ pub struct SqlSettings {
     pub version: String,
     pub large_table_rows: u128,
     pub assume_in_transaction: bool,
+    /// `sql.layout`: how migration directories are laid out; `None` detects it.
+    pub layout: Option<String>,
+    /// `sql.tool`: the migration tool, which decides the transactions.
+    pub tool: Option<String>,
+    /// `sql.lint_down`: analyse down/undo/revert/rollback scripts.
+    pub lint_down: bool,
 }
 
 #[derive(Debug)]
@@ -142,6 +148,9 @@ impl Settings {
                 version: "15".into(),
                 large_table_rows: 1_000_000,
                 assume_in_transaction: false,
+                layout: None,
+                tool: None,
+                lint_down: true,
             },
             severities: BTreeMap::new(),
             problems: Vec::new(),
@@ -272,6 +281,15 @@ impl Settings {
             }
             if let Some(b) = sql.get("assume_in_transaction").and_then(Node::as_bool) {
                 self.sql.assume_in_transaction = b;
+            }
+            if let Some(l) = sql.get("layout").and_then(Node::as_str) {
+                self.sql.layout = Some(l.to_string());
+            }
+            if let Some(t) = sql.get("tool").and_then(Node::as_str) {
+                self.sql.tool = Some(t.to_string());
+            }
+            if let Some(b) = sql.get("lint_down").and_then(Node::as_bool) {
+                self.sql.lint_down = b;
             }
         }
         if let Some(rules) = root.get("rules") {

@@ -187,14 +187,23 @@ fn assumed_transaction_and_opt_out() {
         ("m.sql", b"CREATE INDEX CONCURRENTLY i ON orders (a);\n"),
     ]);
     assert_eq!(of(&wrapped, RuleId::MG003).len(), 1);
+    // Flyway reads its opt-out from the script configuration file beside
+    // the migration, not from words in a comment.
+    let cic = b"CREATE INDEX CONCURRENTLY i ON orders (a);\n" as &[u8];
     let opted_out = run_dir(&[
+        ("platcheck.yaml", cfg),
+        ("V2__idx.sql", cic),
+        ("V2__idx.sql.conf", b"executeInTransaction=false\n"),
+    ]);
+    assert!(of(&opted_out, RuleId::MG003).is_empty());
+    let prose = run_dir(&[
         ("platcheck.yaml", cfg),
         (
             "V2__idx.sql",
             b"-- flyway:executeInTransaction=false\nCREATE INDEX CONCURRENTLY i ON orders (a);\n",
         ),
     ]);
-    assert!(of(&opted_out, RuleId::MG003).is_empty());
+    assert_eq!(of(&prose, RuleId::MG003).len(), 1);
 }
 
 #[test]

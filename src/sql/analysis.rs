@@ -1,21 +1,22 @@
-//! The per-file walk: split, lex, parse, classify each statement; follow
+//! The per-script walk: split, lex, parse, classify each statement; follow
 //! transactions and session settings; judge each statement against the
-//! schema history and the lock table. Runs once per run (cached in the
-//! run's `registry::Analyses`); every MG rule reads the result.
-use super::context::{self, FileCtx};
+//! schema so far and the lock table. `replay` runs it over every history in
+//! the tool's order, once per run (cached in the run's
+//! `registry::Analyses`); every MG rule reads the result.
+use super::context::FileCtx;
 use super::effects::{self, Effect};
 use super::effects_my;
+use super::history::{self, Problem, TxMode};
 use super::lexer::{self, Token};
 use super::locks::{self, Algorithm, MyPlan, PgMode};
 use super::ops::{Name, Op};
 use super::parse::{self, Parsed};
+pub use super::replay::{Slot, analyze};
 use super::schema::Model;
 use super::split::{self, SplitError};
 use super::{Dialect, classify};
 use crate::finding::{LockFact, SqlFacts, StatementRef};
-use crate::settings::Settings;
 use crate::source::Span;
-use crate::workspace::Workspace;
 use std::collections::HashMap;
 
 /// The classifier reads the head of a statement; past this many tokens a
@@ -24,7 +25,8 @@ pub const TOKEN_LIMIT: usize = 20_000;
 
 #[derive(Debug)]
 pub struct Stmt {
-    /// 1-based position in the file.
+    /// 1-based position in its script: the file, or the section or
+    /// changeset of it that the tool runs as one.
     pub index: usize,
     /// The statement text in the file (no leading comments, no terminator).
     pub span: Span,
@@ -46,21 +48,50 @@ pub struct Stmt {
     pub plan: Option<MyPlan>,
 }
 
+/// Where a script sits in its history.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Role {
+    /// A forward step (or a script outside any layout).
+    #[default]
+    Up,
+    /// A down/undo/revert/rollback script, judged on the schema after its
+    /// own up step; `note` is appended to its findings' messages.
+    Down { note: String },
+}
+
+/// One script: a file, or the part of one the tool runs as a unit.
 #[derive(Debug)]
 pub struct FileAnalysis {
     pub file: usize,
     pub ctx: FileCtx,
     pub stmts: Vec<Stmt>,
-    /// Tables, views and indexes created in this file → index of the creating statement.
+    /// Tables, views and indexes created in this script → index of the
+    /// creating statement (0: by an earlier step of the same change).
     pub created: HashMap<String, usize>,
+    pub role: Role,
+    /// `(offset, text)` when the script's text differs from the file's
+    /// inside its statements (a rollback spread over `--rollback` lines).
+    pub window: Option<(usize, String)>,
+    /// Whose transaction a statement with `tx == Some(0)` runs in.
+    pub tool_tx: String,
 }
 
 #[derive(Debug, Default)]
 pub struct Analysis {
     pub files: Vec<FileAnalysis>,
+    /// Bad or skipped inputs found while reading the histories (PC012–PC016).
+    pub problems: Vec<Problem>,
 }
 
 impl FileAnalysis {
+    /// What a finding in this script adds to its message: for a down
+    /// script, which up step it was judged after.
+    pub fn note(&self) -> Option<&str> {
+        match &self.role {
+            Role::Down { note } => Some(note),
+            Role::Up => None,
+        }
+    }
     /// Created earlier in this file (or by this very statement): nobody
     /// else can be using it, so locking it blocks no one.
     pub fn is_new(&self, name: &Name, stmt: &Stmt) -> bool {
@@ -117,20 +148,6 @@ impl Stmt {
 pub fn my_mode(p: MyPlan) -> String {
     let lock = if p.concurrent_dml { "NONE" } else { "SHARED" };
     format!("ALGORITHM={}, LOCK={lock}", p.algorithm.as_str())
-}
-
-pub fn analyze(ws: &Workspace, settings: &Settings) -> Analysis {
-    let mut models: HashMap<String, Model> = HashMap::new();
-    let mut order: Vec<usize> = ws.sql.clone();
-    order.sort_by(|a, b| ws.files[*a].display.cmp(&ws.files[*b].display));
-    let mut files = Vec::new();
-    let owners = context::migration_owners(ws, settings);
-    for file in order {
-        let ctx = context::for_file(ws, settings, &owners, file);
-        let model = models.entry(ctx.scope.clone()).or_default();
-        files.push(analyze_file(&ws.files[file].text, file, ctx, model));
-    }
-    Analysis { files }
 }
 
 fn kind_of(op: Option<&Op>, toks: &[Token], text: &str) -> String {
@@ -193,10 +210,108 @@ impl Session {
     }
 }
 
+/// A script to analyse: `text` starts at offset `base` of its file.
+pub struct Source<'a> {
+    pub text: &'a str,
+    pub base: usize,
+    /// File ranges the tool sends as one statement.
+    pub blocks: &'a [Span],
+    pub tx: TxMode,
+}
+
+/// One whole file, outside any history (`platcheck verify` replays its own).
 pub fn analyze_file(text: &str, file: usize, ctx: FileCtx, model: &mut Model) -> FileAnalysis {
+    let tx = if ctx.in_transaction {
+        TxMode::Whole("the migration tool's transaction (sql.assume_in_transaction)".into())
+    } else {
+        TxMode::None
+    };
+    let src = Source {
+        text,
+        base: 0,
+        blocks: &[],
+        tx,
+    };
+    analyze_source(&src, file, ctx, &mut Slot::Live(model))
+}
+
+/// A statement before the session walk.
+struct Pre {
+    piece: split::Piece,
+    op: Option<Op>,
+    parsed: Parsed,
+    kind: String,
+    /// Flyway runs it outside a transaction (its PostgreSQL parser's list).
+    flyway_outside: bool,
+}
+
+/// The statement pieces, with each tool block (`StatementBegin` … `End`)
+/// joined into one.
+fn pieces(src: &Source, dialect: Dialect) -> Vec<split::Piece> {
+    let mut out: Vec<split::Piece> = Vec::new();
+    let block_of = |at: usize| {
+        src.blocks
+            .iter()
+            .position(|b| b.start <= src.base + at && src.base + at < b.end)
+    };
+    let mut last_block = None;
+    for p in split::split(src.text, dialect) {
+        if !p.is_statement() {
+            continue;
+        }
+        let blk = block_of(p.body.start);
+        if blk.is_some()
+            && blk == last_block
+            && let Some(prev) = out.last_mut()
+        {
+            prev.body.end = p.body.end;
+            prev.span.end = p.span.end;
+            if prev.error.is_none() {
+                prev.error = p.error;
+            }
+            continue;
+        }
+        last_block = blk;
+        out.push(p);
+    }
+    out
+}
+
+pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot) -> FileAnalysis {
     let dialect = ctx.dialect;
+    let text = src.text;
+    let pre: Vec<Pre> = pieces(src, dialect)
+        .into_iter()
+        .map(|piece| {
+            let body = &text[piece.body.start..piece.body.end];
+            let toks = lexer::tokens(body, dialect, TOKEN_LIMIT);
+            let op = classify::classify(body, &toks, dialect);
+            let parsed = if piece.error.is_some() {
+                Parsed::Skipped
+            } else {
+                parse::parse(body, &toks, dialect)
+            };
+            let kind = kind_of(op.as_ref(), &toks, body);
+            let flyway_outside = history::flyway_runs_outside_transaction(body, &toks);
+            Pre {
+                piece,
+                op,
+                parsed,
+                kind,
+                flyway_outside,
+            }
+        })
+        .collect();
+    let wrapped = dialect == Dialect::Postgres
+        && match &src.tx {
+            TxMode::None => false,
+            TxMode::Whole(_) => true,
+            TxMode::Flyway => !pre.iter().all(|p| p.flyway_outside),
+            TxMode::FlywayMixed => !pre.iter().any(|p| p.flyway_outside),
+            TxMode::Implicit => pre.len() > 1,
+        };
     let mut s = Session {
-        tx: (ctx.in_transaction && dialect == Dialect::Postgres).then_some(0),
+        tx: wrapped.then_some(0),
         next_tx: 0,
         lock_timeout: false,
         statement_timeout: false,
@@ -204,27 +319,20 @@ pub fn analyze_file(text: &str, file: usize, ctx: FileCtx, model: &mut Model) ->
     };
     let mut stmts = Vec::new();
     let mut created = HashMap::new();
-    for piece in split::split(text, dialect) {
-        if !piece.is_statement() {
-            continue;
-        }
-        let body = &text[piece.body.start..piece.body.end];
-        let toks = lexer::tokens(body, dialect, TOKEN_LIMIT);
-        let op = classify::classify(body, &toks, dialect);
-        let parsed = if piece.error.is_some() {
-            Parsed::Skipped
-        } else {
-            parse::parse(body, &toks, dialect)
-        };
+    let count = pre.len();
+    for p in pre {
         let index = stmts.len() + 1;
-        let kind = kind_of(op.as_ref(), &toks, body);
+        let shift = |sp: Span| Span::new(sp.start + src.base, sp.end + src.base);
         let mut st = Stmt {
             index,
-            span: piece.body,
-            kind,
+            span: shift(p.piece.body),
+            kind: p.kind,
             op: None,
-            parsed,
-            split_error: piece.error,
+            parsed: p.parsed,
+            split_error: p.piece.error.map(|mut e| {
+                e.at += src.base;
+                e
+            }),
             tx: s.tx,
             lock_timeout: s.lock_timeout,
             statement_timeout: s.statement_timeout,
@@ -235,7 +343,7 @@ pub fn analyze_file(text: &str, file: usize, ctx: FileCtx, model: &mut Model) ->
             scan: false,
             plan: None,
         };
-        if let Some(op) = op {
+        if let Some(op) = p.op {
             s.apply(&op, dialect);
             if let Op::CreateTable { name, .. } | Op::CreateView { name, .. } = &op {
                 created.insert(name.name.clone(), index);
@@ -243,8 +351,8 @@ pub fn analyze_file(text: &str, file: usize, ctx: FileCtx, model: &mut Model) ->
             if let Op::CreateIndex { name: Some(n), .. } = &op {
                 created.insert(n.clone(), index);
             }
-            judge(&mut st, &op, model, &ctx);
-            model.apply(&op);
+            judge(&mut st, &op, model.get(), &ctx);
+            model.apply(&op, index == count);
             st.op = Some(op);
         }
         stmts.push(st);
@@ -254,6 +362,9 @@ pub fn analyze_file(text: &str, file: usize, ctx: FileCtx, model: &mut Model) ->
         ctx,
         stmts,
         created,
+        role: Role::Up,
+        window: None,
+        tool_tx: src.tx.why(),
     }
 }
 

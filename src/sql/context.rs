@@ -1,6 +1,9 @@
 //! Which engine a migration file runs on and how hot its tables are: the
 //! Cluster whose `spec.migrations.path` contains the file, else
-//! `sql.*` in platcheck.yaml, else PostgreSQL 15.
+//! `sql.*` in platcheck.yaml, else PostgreSQL 15. Also where its history
+//! comes from (`Origin`): the layout, tool and baseline the Cluster or the
+//! config names.
+use super::history::{Layout, Tool};
 use super::{Dialect, Version};
 use crate::contracts::Contract;
 use crate::contracts::units;
@@ -20,7 +23,7 @@ pub struct FileCtx {
     pub hot_tables: Vec<String>,
     pub table_rows: HashMap<String, u128>,
     pub large_table_rows: u128,
-    /// The migration tool wraps the whole file in one transaction.
+    /// The migration tool wraps the whole script in one transaction.
     pub in_transaction: bool,
     pub require_idempotent: bool,
     /// Files that share a schema history (one cluster, or one directory).
@@ -48,19 +51,6 @@ impl FileCtx {
     }
 }
 
-/// Markers with which tools opt a file out of their transaction.
-fn opts_out_of_transaction(text: &str) -> bool {
-    let head: String = text
-        .chars()
-        .take(4096)
-        .collect::<String>()
-        .to_ascii_lowercase();
-    head.contains("executeintransaction=false")
-        || head.contains("+goose no transaction")
-        || head.contains("+migrate notransaction")
-        || head.contains("disable_ddl_transaction")
-}
-
 /// Each Cluster's `migrations.path`, normalised, to the cluster: built once
 /// per run so finding a file's cluster costs its depth, not the number of
 /// clusters (the lookup was quadratic on large monorepos).
@@ -73,9 +63,28 @@ pub fn migration_owners<'a>(
     for c in ws.clusters() {
         if let Some(mpath) = c.get("/spec/migrations/path").and_then(Node::as_str) {
             owners.entry(normalize(&root.join(mpath))).or_insert(c);
+            // The baseline dump belongs to the cluster wherever it lives.
+            if let Some(b) = c.get("/spec/migrations/baseline").and_then(Node::as_str) {
+                owners.entry(normalize(&root.join(b))).or_insert(c);
+            }
         }
     }
     owners
+}
+
+/// Where a file's history is described: the owning Cluster's
+/// `migrations.*`, else the config's `sql.*`.
+#[derive(Debug, Clone, Default)]
+pub struct Origin {
+    /// `engine.product` or `sql.dialect` as written (`cockroachdb`, `mysql`).
+    pub product: String,
+    /// `None`: detect it from the files.
+    pub layout: Option<Layout>,
+    pub tool: Option<Tool>,
+    /// `migrations.baseline`: the dump that is the starting schema.
+    pub baseline: Option<PathBuf>,
+    /// The owning Cluster's `migrations.path`, normalised.
+    pub cluster_dir: Option<PathBuf>,
 }
 
 /// The context of one migration file. The most specific `migrations.path`
@@ -86,6 +95,16 @@ pub fn for_file(
     owners: &HashMap<PathBuf, &Contract>,
     file: usize,
 ) -> FileCtx {
+    for_file_with(ws, settings, owners, file).0
+}
+
+/// The context of one migration file and where its history is described.
+pub fn for_file_with(
+    ws: &Workspace,
+    settings: &Settings,
+    owners: &HashMap<PathBuf, &Contract>,
+    file: usize,
+) -> (FileCtx, Origin) {
     let src = &ws.files[file];
     let path = normalize(&src.path);
     let require_idempotent = settings
@@ -101,7 +120,7 @@ pub fn for_file(
         hot_tables: Vec::new(),
         table_rows: HashMap::new(),
         large_table_rows: settings.sql.large_table_rows,
-        in_transaction: settings.sql.assume_in_transaction && !opts_out_of_transaction(&src.text),
+        in_transaction: settings.sql.assume_in_transaction,
         // Flyway re-applies a repeatable migration (`R__*.sql`) whenever it
         // changes, so it must be idempotent whatever the config says.
         require_idempotent: require_idempotent
@@ -122,11 +141,38 @@ pub fn for_file(
     if !has_version {
         ctx.version = default_version(ctx.dialect);
     }
-    if let Some(c) = path
-        .ancestors()
-        .skip(1)
-        .find_map(|dir| owners.get(dir).copied())
-    {
+    let mut origin = Origin {
+        product: settings.sql.dialect.clone(),
+        layout: settings.sql.layout.as_deref().and_then(Layout::parse),
+        tool: settings.sql.tool.as_deref().and_then(Tool::parse),
+        baseline: None,
+        cluster_dir: None,
+    };
+    let root = normalize(&settings.root);
+    // The file's own path is a key only for a cluster's baseline dump.
+    if let Some(c) = owners.get(&path).copied().or_else(|| {
+        path.ancestors()
+            .skip(1)
+            .find_map(|dir| owners.get(dir).copied())
+    }) {
+        origin.cluster_dir = c
+            .get("/spec/migrations/path")
+            .and_then(Node::as_str)
+            .map(|m| normalize(&root.join(m)));
+        let m = |k: &str| {
+            c.get(&format!("/spec/migrations/{k}"))
+                .and_then(Node::as_str)
+        };
+        if let Some(l) = m("layout") {
+            origin.layout = Layout::parse(l);
+        }
+        if let Some(t) = m("tool") {
+            origin.tool = Tool::parse(t);
+        }
+        origin.baseline = m("baseline").map(|b| normalize(&root.join(b)));
+        if let Some(p) = c.get("/spec/engine/product").and_then(Node::as_str) {
+            origin.product = p.to_string();
+        }
         if let Some(d) = c
             .get("/spec/engine/product")
             .and_then(Node::as_str)
@@ -159,7 +205,7 @@ pub fn for_file(
             }
         }
     }
-    ctx
+    (ctx, origin)
 }
 
 pub fn default_version(d: Dialect) -> Version {

@@ -31,9 +31,13 @@ pub fn my_files<'a>(ctx: &RuleCtx<'a>) -> impl Iterator<Item = &'a FileAnalysis>
         .filter(|f| f.ctx.dialect.is_mysql())
 }
 
-/// The statement's text.
-pub fn text<'a>(ctx: &RuleCtx<'a>, fa: &FileAnalysis, st: &Stmt) -> &'a str {
-    &ctx.ws.files[fa.file].text[st.span.start..st.span.end]
+/// The statement's text (as the script has it: a rollback's `--rollback`
+/// prefixes are not part of it).
+pub fn text<'a>(ctx: &RuleCtx<'a>, fa: &'a FileAnalysis, st: &Stmt) -> &'a str {
+    match &fa.window {
+        Some((base, t)) => &t[st.span.start - base..st.span.end - base],
+        None => &ctx.ws.files[fa.file].text[st.span.start..st.span.end],
+    }
 }
 
 /// A report at the statement's first line, with its lock facts.
@@ -48,6 +52,7 @@ pub fn report(ctx: &RuleCtx, rule: RuleId, fa: &FileAnalysis, st: &Stmt) -> Repo
     )
     .sql(st.facts(&fa.ctx))
     .var("statement", st.index)
+    .note(fa.note())
 }
 
 /// Error on a hot or large table, warning otherwise.

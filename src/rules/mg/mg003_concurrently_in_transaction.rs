@@ -14,7 +14,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 continue;
             };
             let why = if tx == 0 {
-                "the migration tool's transaction (sql.assume_in_transaction)".to_string()
+                fa.tool_tx.clone()
             } else {
                 let begin = fa.stmts.iter().rev().find(|s| {
                     s.index < st.index && matches!(s.op, Some(crate::sql::ops::Op::Begin))

@@ -1,10 +1,17 @@
 //! The PC family: inputs, config and suppressions. Most of these findings
 //! come from the engine while it loads inputs, so their entries carry no
-//! check of their own; PC009 reads the run's SQL analysis like the MG rules.
+//! check of their own; PC009 reads the run's SQL analysis like the MG rules,
+//! and PC012–PC016 the problems found while reading the migration history.
 use crate::catalog::RuleId;
-use crate::registry::{Check, Entry};
+use crate::emit::{Report, Sink};
+use crate::registry::{Check, Entry, RuleCtx};
 
 mod pc009_sql_statement_not_parsed;
+mod pc012_migration_file_skipped;
+mod pc013_down_without_up;
+mod pc014_duplicate_migration_version;
+mod pc015_migration_not_recognised;
+mod pc016_sqitch_plan_missing_script;
 
 pub fn entries() -> Vec<Entry> {
     [
@@ -25,9 +32,38 @@ pub fn entries() -> Vec<Entry> {
         id,
         check: Check::Engine,
     })
-    .chain([Entry {
-        id: RuleId::PC009,
-        check: Check::Workspace(pc009_sql_statement_not_parsed::check),
-    }])
+    .chain([
+        Entry {
+            id: RuleId::PC009,
+            check: Check::Workspace(pc009_sql_statement_not_parsed::check),
+        },
+        Entry {
+            id: RuleId::PC012,
+            check: Check::Workspace(pc012_migration_file_skipped::check),
+        },
+        Entry {
+            id: RuleId::PC013,
+            check: Check::Workspace(pc013_down_without_up::check),
+        },
+        Entry {
+            id: RuleId::PC014,
+            check: Check::Workspace(pc014_duplicate_migration_version::check),
+        },
+        Entry {
+            id: RuleId::PC015,
+            check: Check::Workspace(pc015_migration_not_recognised::check),
+        },
+        Entry {
+            id: RuleId::PC016,
+            check: Check::Workspace(pc016_sqitch_plan_missing_script::check),
+        },
+    ])
     .collect()
+}
+
+/// The history problems of one rule (PC012–PC016), as findings.
+fn history_problems(ctx: &RuleCtx, rule: RuleId, sink: &mut Sink) {
+    for p in ctx.sql().problems.iter().filter(|p| p.rule == rule) {
+        sink.push(Report::new(rule, p.file, p.span).var("detail", &p.detail));
+    }
 }

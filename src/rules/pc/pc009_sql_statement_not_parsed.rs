@@ -31,7 +31,8 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 Report::new(RuleId::PC009, fa.file, Span::new(at, end.max(at)))
                     .var("index", st.index)
                     .var("detail", detail)
-                    .var("dialect", fa.ctx.dialect.as_str()),
+                    .var("dialect", fa.ctx.dialect.as_str())
+                    .note(fa.note()),
             );
         }
     }

@@ -1,0 +1,3 @@
+BEGIN;
+DROP TABLE daily_totals;
+COMMIT;

@@ -1,0 +1,1 @@
+SELECT day, orders, amount FROM daily_totals WHERE false;

@@ -1,0 +1,129 @@
+//! The replay: each history (`history::plan`) in the tool's order, one
+//! schema model per history, starting from its dumps; each down script
+//! judged on a view of the model after its own up step, so nothing a down
+//! script does leaks forward.
+use super::analysis::{Analysis, FileAnalysis, Role, Source, analyze_source};
+use super::history::{self, TxMode, Unit};
+use super::ops::Op;
+use super::schema::Model;
+use crate::settings::Settings;
+use crate::workspace::Workspace;
+use std::borrow::Cow;
+
+pub fn analyze(ws: &Workspace, settings: &Settings) -> Analysis {
+    let hist = history::plan(ws, settings);
+    let mut files = Vec::new();
+    // Groups of one history are adjacent (a Cluster's directories).
+    let histories = hist.groups.chunk_by(|a, b| a.history == b.history);
+    for groups in histories {
+        let mut model = Model::default();
+        // The dumps only seed the model, before any step: never linted.
+        for u in groups.iter().flat_map(|g| &g.baseline) {
+            let slot = &mut Slot::Live(&mut model);
+            run(ws, &hist, u, &TxMode::None, Role::Up, slot);
+        }
+        for g in groups {
+            replay(ws, &hist, g, settings, &mut model, &mut files);
+        }
+    }
+    Analysis {
+        files,
+        problems: hist.problems,
+    }
+}
+
+/// One group's steps in order, each down judged after its own up step.
+fn replay(
+    ws: &Workspace,
+    hist: &history::History,
+    g: &history::Group,
+    settings: &Settings,
+    model: &mut Model,
+    files: &mut Vec<FileAnalysis>,
+) {
+    // Objects created by earlier steps of the change being replayed: they
+    // ship in the same deploy, so nobody can be using them yet.
+    let mut change: Option<&str> = None;
+    let mut fresh: Vec<String> = Vec::new();
+    for step in &g.steps {
+        if step.change.is_none() || step.change.as_deref() != change {
+            fresh.clear();
+        }
+        change = step.change.as_deref();
+        let mode = g.tx.mode(&step.up);
+        let mut up = run(ws, hist, &step.up, &mode, Role::Up, &mut Slot::Live(model));
+        if change.is_some() {
+            let made: Vec<String> = up.created.keys().cloned().collect();
+            for name in &fresh {
+                up.created.entry(name.clone()).or_insert(0);
+            }
+            fresh.extend(made);
+        }
+        files.push(up);
+        if !settings.sql.lint_down {
+            continue;
+        }
+        for d in &step.downs {
+            let note = format!(
+                " ({}: judged against the schema after {})",
+                d.label, step.up.label
+            );
+            let role = Role::Down { note };
+            let after_up = &mut Slot::Scratch(Cow::Borrowed(&*model));
+            files.push(run(ws, hist, d, &g.tx.mode(d), role, after_up));
+        }
+    }
+}
+
+/// The schema a script is judged against: the history's own model, which
+/// the script moves forward, or a scratch view of it for a down script,
+/// copied only when a statement changes it and a later one could see that.
+pub enum Slot<'a> {
+    Live(&'a mut Model),
+    Scratch(Cow<'a, Model>),
+}
+
+impl Slot<'_> {
+    pub fn get(&self) -> &Model {
+        match self {
+            Slot::Live(m) => m,
+            Slot::Scratch(m) => m,
+        }
+    }
+    /// Records what a statement declares; in a scratch view, nothing after
+    /// the last statement can read it, so the copy is skipped.
+    pub fn apply(&mut self, op: &Op, last: bool) {
+        match self {
+            Slot::Live(m) => m.apply(op),
+            Slot::Scratch(_) if last => {}
+            Slot::Scratch(m) => m.to_mut().apply(op),
+        }
+    }
+}
+
+fn run(
+    ws: &Workspace,
+    hist: &history::History,
+    unit: &Unit,
+    tx: &TxMode,
+    role: Role,
+    model: &mut Slot,
+) -> FileAnalysis {
+    let full = &ws.files[unit.file].text;
+    let (base, text) = unit.window(full);
+    // Every unit comes from a file `plan` gave a context.
+    let mut ctx = hist.ctx[&unit.file].clone();
+    ctx.in_transaction = *tx != TxMode::None;
+    let src = Source {
+        text: &text,
+        base,
+        blocks: &unit.blocks,
+        tx: tx.clone(),
+    };
+    let mut fa = analyze_source(&src, unit.file, ctx, model);
+    fa.role = role;
+    if unit.keep.as_ref().is_some_and(|k| k.len() > 1) {
+        fa.window = Some((base, text.into_owned()));
+    }
+    fa
+}
