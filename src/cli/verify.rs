@@ -2,7 +2,9 @@
 //! prints. The replay itself is `sql::verify`.
 use crate::mirror::gate_cmd::GateRun;
 use crate::output::Format;
-use crate::sql::verify::command::{against_recording, ephemeral, live, read_recording, scripts};
+use crate::sql::verify::command::{
+    against_recording, ephemeral, live, product_of, read_recording, scripts,
+};
 use crate::sql::verify::ephemeral_bins::Kind;
 use crate::sql::verify::{DEFAULT_WATCH_CONNECTIONS, Options, VerifyError, render, signals};
 use clap::Args;
@@ -44,7 +46,7 @@ pub struct VerifyArgs {
     /// Sessions the PostgreSQL lock watcher may hold at once; with more tables than that, tables share sessions and the run says so.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_WATCH_CONNECTIONS)]
     pub watch_connections: usize,
-    /// Migration files, or directories of *.sql files, replayed in the order given (directories sorted by name).
+    /// Migration files, or migration directories, replayed in the order given; a directory replays what its migration tool runs (forward steps, in the tool's order).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
 }
@@ -63,7 +65,15 @@ impl VerifyArgs {
 }
 
 pub fn run(format: Format, args: &VerifyArgs, cwd: &Path) -> Result<GateRun, String> {
-    let scripts = scripts(&args.files, cwd)?;
+    let product = match (&args.database_url, &args.observed) {
+        (_, Some(rec)) => {
+            let d = read_recording(&cwd.join(rec))?.dialect;
+            product_of(if d == "postgres" { "postgresql" } else { &d })
+        }
+        (Some(url), None) => product_of(url),
+        (None, None) => product_of(&args.server),
+    };
+    let scripts = scripts(&args.files, cwd, product)?;
     let opts = args.options();
     // An error a signal caused: let the signal thread finish its cleanup
     // and exit instead of racing it with a report.

@@ -42,8 +42,13 @@ pub struct Stmt {
     pub fk_checks_off: bool,
     pub effects: Vec<Effect>,
     pub locks: Vec<(Name, PgMode)>,
+    /// Locks taken only if rows reach the relation (`Effect::conditional`).
+    pub maybe_locks: Vec<(Name, PgMode)>,
     pub rewrite: bool,
     pub scan: bool,
+    /// The server refuses the statement, and why (a lock-table row that
+    /// says so): the migration fails there.
+    pub refused: Option<String>,
     /// MySQL/MariaDB: the algorithm and DML level the server would choose.
     pub plan: Option<MyPlan>,
 }
@@ -145,6 +150,15 @@ impl Stmt {
     }
 }
 
+/// `pg_catalog.x`, or an unqualified `pg_…` name (the prefix is reserved
+/// for system catalogs, which resolve first).
+fn is_catalog(n: &Name) -> bool {
+    match n.schema.as_deref() {
+        Some(s) => s == "pg_catalog" || s == "information_schema",
+        None => n.name.starts_with("pg_"),
+    }
+}
+
 pub fn my_mode(p: MyPlan) -> String {
     let lock = if p.concurrent_dml { "NONE" } else { "SHARED" };
     format!("ALGORITHM={}, LOCK={lock}", p.algorithm.as_str())
@@ -175,6 +189,8 @@ fn kind_of(op: Option<&Op>, toks: &[Token], text: &str) -> String {
 }
 
 struct Session {
+    /// TimeZone is UTC now (`None`: as the server's default).
+    utc: Option<bool>,
     tx: Option<u32>,
     next_tx: u32,
     lock_timeout: bool,
@@ -201,6 +217,12 @@ impl Session {
                     }
                     "foreign_key_checks" => {
                         self.fk_checks_off = matches!(value.as_str(), "0" | "off" | "false")
+                    }
+                    "timezone" => {
+                        self.utc = match value.as_str() {
+                            "default" | "local" | "" => None,
+                            v => Some(super::verify::is_utc(v)),
+                        }
                     }
                     _ => {}
                 }
@@ -311,6 +333,7 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
             TxMode::Implicit => pre.len() > 1,
         };
     let mut s = Session {
+        utc: None,
         tx: wrapped.then_some(0),
         next_tx: 0,
         lock_timeout: false,
@@ -339,8 +362,10 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
             fk_checks_off: s.fk_checks_off,
             effects: Vec::new(),
             locks: Vec::new(),
+            maybe_locks: Vec::new(),
             rewrite: false,
             scan: false,
+            refused: None,
             plan: None,
         };
         if let Some(op) = p.op {
@@ -351,7 +376,10 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
             if let Op::CreateIndex { name: Some(n), .. } = &op {
                 created.insert(n.clone(), index);
             }
-            judge(&mut st, &op, model.get(), &ctx);
+            let sess = effects::SessionFacts {
+                utc: s.utc.unwrap_or(ctx.server_utc),
+            };
+            judge(&mut st, &op, model.get(), &ctx, &sess);
             model.apply(&op, index == count);
             st.op = Some(op);
         }
@@ -368,7 +396,7 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
     }
 }
 
-fn judge(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx) {
+fn judge(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &effects::SessionFacts) {
     if ctx.dialect.is_mysql() {
         st.effects = effects_my::effects(op, model, st.fk_checks_off);
         let plans: Vec<MyPlan> = st
@@ -388,24 +416,39 @@ fn judge(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx) {
         }
         return;
     }
-    st.effects = effects::pg(op, model, ctx);
+    st.effects = effects::pg(op, model, ctx, sess);
     let mut locks: Vec<(Name, PgMode)> = Vec::new();
-    let mut add = |n: &Name, m: PgMode| {
-        if m == PgMode::None {
-            return;
-        }
-        match locks.iter_mut().find(|(x, _)| x.name == n.name) {
+    let mut maybe: Vec<(Name, PgMode)> = Vec::new();
+    fn put(list: &mut Vec<(Name, PgMode)>, n: &Name, m: PgMode) {
+        match list.iter_mut().find(|(x, _)| x.name == n.name) {
             Some((_, old)) => *old = (*old).max(m),
-            None => locks.push((n.clone(), m)),
+            None => list.push((n.clone(), m)),
+        }
+    }
+    // A temporary table is this session's alone, a system catalog is the
+    // server's: neither is a lock anyone waits on.
+    let counts = |n: &Name, m: PgMode| m != PgMode::None && !model.is_temp(n) && !is_catalog(n);
+    let mut add = |n: &Name, m: PgMode| {
+        if counts(n, m) {
+            put(&mut locks, n, m);
         }
     };
     for e in &st.effects {
         let row = locks::pg(e.key);
+        if row.refused && st.refused.is_none() {
+            st.refused = Some(row.notes.clone());
+        }
         let mode = if e.key == "lock_table" {
             PgMode::parse(&e.detail)
         } else {
             row.lock
         };
+        if e.conditional {
+            if let Some(t) = e.table.as_ref().filter(|t| counts(t, mode)) {
+                put(&mut maybe, t, mode);
+            }
+            continue;
+        }
         if let Some(t) = &e.table {
             add(t, mode);
         }
@@ -415,5 +458,8 @@ fn judge(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx) {
         st.rewrite |= row.rewrites(ctx.version);
         st.scan |= row.scan && !e.covered;
     }
+    // A relation locked for certain is not also a maybe.
+    maybe.retain(|(n, _)| !locks.iter().any(|(x, _)| x.name == n.name));
     st.locks = locks;
+    st.maybe_locks = maybe;
 }

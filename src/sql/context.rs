@@ -28,6 +28,9 @@ pub struct FileCtx {
     pub require_idempotent: bool,
     /// Files that share a schema history (one cluster, or one directory).
     pub scope: String,
+    /// The server's own TimeZone is UTC (known only to `verify`, which
+    /// asks the server; a lint cannot know it and assumes not).
+    pub server_utc: bool,
 }
 
 /// How much a lock on a table hurts: decides E vs W.
@@ -114,6 +117,7 @@ pub fn for_file_with(
         .and_then(Node::as_bool)
         .unwrap_or(false);
     let mut ctx = FileCtx {
+        server_utc: false,
         dialect: Dialect::from_product(&settings.sql.dialect).unwrap_or(Dialect::Postgres),
         version: Version::parse(&settings.sql.version).unwrap_or(Version(15, 0, 0)),
         cluster: None,

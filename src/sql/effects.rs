@@ -2,9 +2,8 @@
 //! `Effect` per action, naming the row (`key`), the relations it locks and
 //! what the schema history says about it.
 use super::context::FileCtx;
-use super::ops::{Alter, ConstraintKind, Name, Op};
+use super::ops::{Name, Op};
 use super::schema::Model;
-use super::types;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Effect {
@@ -22,10 +21,20 @@ pub struct Effect {
     pub covered: bool,
     /// Position of the action within an ALTER TABLE.
     pub action: usize,
+    /// The lock is taken only if rows reach the relation (a foreign-key
+    /// check, a cascading action, a row routed to a partition).
+    pub conditional: bool,
+}
+
+/// What the session has set so far that changes a statement's effects.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SessionFacts {
+    /// TimeZone is UTC (`SET timezone = 'UTC'`, or the server's own).
+    pub utc: bool,
 }
 
 impl Effect {
-    fn new(key: &'static str, table: Option<&Name>) -> Effect {
+    pub(super) fn new(key: &'static str, table: Option<&Name>) -> Effect {
         Effect {
             key,
             table: table.cloned(),
@@ -34,27 +43,28 @@ impl Effect {
             detail: String::new(),
             covered: false,
             action: 0,
+            conditional: false,
         }
     }
-    fn col(mut self, c: &str) -> Effect {
+    pub(super) fn col(mut self, c: &str) -> Effect {
         self.column = Some(c.to_string());
         self
     }
-    fn detail(mut self, d: impl Into<String>) -> Effect {
+    pub(super) fn detail(mut self, d: impl Into<String>) -> Effect {
         self.detail = d.into();
         self
     }
-    fn other(mut self, o: Option<&Name>) -> Effect {
+    pub(super) fn other(mut self, o: Option<&Name>) -> Effect {
         self.other.extend(o.cloned());
         self
     }
 }
 
-fn serial(base: &str) -> bool {
-    matches!(base, "serial" | "bigserial" | "smallserial")
+fn names(v: Vec<String>) -> Vec<Name> {
+    v.into_iter().map(Name::new).collect()
 }
 
-pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx) -> Vec<Effect> {
+pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Effect> {
     match op {
         Op::CreateTable {
             name,
@@ -68,6 +78,7 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx) -> Vec<Effect> {
                 out.push(
                     Effect::new("create_table_partition_of", Some(parent)).detail(name.display()),
                 );
+                out.extend(super::effects_alter::default_partition_scan(parent, model));
             }
             let refs: Vec<&Name> = columns
                 .iter()
@@ -85,10 +96,12 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx) -> Vec<Effect> {
             .iter()
             .enumerate()
             .flat_map(|(i, a)| {
-                alter(table, a, model).into_iter().map(move |mut e| {
-                    e.action = i;
-                    e
-                })
+                super::effects_alter::alter(table, a, model, sess)
+                    .into_iter()
+                    .map(move |mut e| {
+                        e.action = i;
+                        e
+                    })
             })
             .collect(),
         Op::CreateIndex {
@@ -97,12 +110,18 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx) -> Vec<Effect> {
             name,
             ..
         } => {
-            let key = if *concurrently {
-                "create_index_concurrently"
-            } else {
-                "create_index"
+            let partitioned = model.objects.partitioned.contains(&table.name);
+            let key = match (*concurrently, partitioned) {
+                (true, true) => "create_index_concurrently_partitioned",
+                (true, false) => "create_index_concurrently",
+                (false, true) => "create_index_partitioned",
+                (false, false) => "create_index",
             };
-            vec![Effect::new(key, Some(table)).detail(name.clone().unwrap_or_default())]
+            let mut e = Effect::new(key, Some(table)).detail(name.clone().unwrap_or_default());
+            if partitioned && !*concurrently {
+                e.other = names(model.objects.all_partitions(&table.name));
+            }
+            vec![e]
         }
         Op::DropIndex {
             names,
@@ -116,8 +135,7 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx) -> Vec<Effect> {
                 } else {
                     "drop_index"
                 };
-                let table = model.indexes.get(&n.name).map(|t| Name::new(t.clone()));
-                Effect::new(key, table.as_ref()).detail(n.display())
+                Effect::new(key, index_table(model, n).as_ref()).detail(n.display())
             })
             .collect(),
         Op::Reindex {
@@ -133,10 +151,7 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx) -> Vec<Effect> {
             let table = if *table_level {
                 Some(target.clone())
             } else {
-                model
-                    .indexes
-                    .get(&target.name)
-                    .map(|t| Name::new(t.clone()))
+                index_table(model, target)
             };
             vec![Effect::new(key, table.as_ref()).detail(target.display())]
         }
@@ -159,20 +174,91 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx) -> Vec<Effect> {
         Op::Truncate { tables, cascade } => tables
             .iter()
             .map(|t| {
+                let referencing: Vec<String> = model
+                    .referencing(t)
+                    .into_iter()
+                    .filter(|r| !tables.iter().any(|x| x.name == *r))
+                    .collect();
+                if !*cascade && !referencing.is_empty() {
+                    return Effect::new("truncate_referenced", Some(t))
+                        .detail(referencing.join(", "));
+                }
                 let mut e = Effect::new("truncate", Some(t));
                 if *cascade {
-                    e.other = model.referencing(t).into_iter().map(Name::new).collect();
+                    e.other = names(referencing);
                 }
                 e
             })
             .collect(),
-        Op::DropTable { names, .. } => names
-            .iter()
-            .map(|t| {
+        Op::DropTable {
+            names: list,
+            cascade,
+            ..
+        } => {
+            let mut out = Vec::new();
+            for t in list {
                 let mut e = Effect::new("drop_table", Some(t));
-                e.other = model.referenced_by(t).into_iter().map(Name::new).collect();
+                e.other = names(model.referenced_by(t));
+                out.push(e);
+                let mut reach: Vec<String> = model
+                    .referencing(t)
+                    .into_iter()
+                    .chain(model.objects.dependent_views(&t.name))
+                    .filter(|r| !list.iter().any(|x| x.name == *r))
+                    .collect();
+                reach.sort();
+                reach.dedup();
+                if *cascade && !reach.is_empty() {
+                    let mut c = Effect::new("drop_table_cascade", Some(t));
+                    c.other = names(reach);
+                    out.push(c);
+                }
+            }
+            out
+        }
+        Op::DropView {
+            names: list,
+            cascade,
+            ..
+        } => list
+            .iter()
+            .map(|v| {
+                let mut e = Effect::new("drop_view", Some(v));
+                if *cascade {
+                    e.other = names(model.objects.dependent_views(&v.name));
+                }
                 e
             })
+            .collect(),
+        Op::CreateView {
+            name,
+            or_replace: true,
+            ..
+        } if model.objects.views.contains_key(&name.name) => {
+            vec![Effect::new("create_or_replace_view", Some(name))]
+        }
+        Op::DropFunction {
+            names: list,
+            cascade: true,
+        } => list
+            .iter()
+            .flat_map(|f| model.objects.trigger_tables(&f.name))
+            .map(|t| Effect::new("drop_function_cascade", Some(&Name::new(t))))
+            .collect(),
+        Op::AlterTrigger { table } => vec![Effect::new("alter_trigger", Some(table))],
+        Op::Policy { table, drop } => {
+            let key = if *drop { "drop_policy" } else { "alter_policy" };
+            vec![Effect::new(key, Some(table))]
+        }
+        Op::AlterSequence {
+            name,
+            options: true,
+        } => {
+            vec![Effect::new("alter_sequence", Some(name))]
+        }
+        Op::Analyze { tables } => tables
+            .iter()
+            .map(|t| Effect::new("analyze", Some(t)))
             .collect(),
         Op::AddEnumValue { type_name, value } => {
             vec![Effect::new("alter_type_add_value", None).detail(format!("{type_name}: {value}"))]
@@ -181,148 +267,64 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx) -> Vec<Effect> {
             .iter()
             .map(|t| Effect::new("lock_table", Some(t)).detail(mode.clone()))
             .collect(),
-        Op::CreateTrigger { table } => vec![Effect::new("create_trigger", Some(table))],
+        Op::CreateTrigger { table, .. } => vec![Effect::new("create_trigger", Some(table))],
         Op::DropTrigger { table } => vec![Effect::new("drop_trigger", table.as_ref())],
         Op::CreatePolicy { table } => vec![Effect::new("create_policy", Some(table))],
         Op::CreateRule { table } => vec![Effect::new("create_rule", Some(table))],
-        Op::Dml { table, verb, .. } => vec![Effect::new("dml", Some(table)).detail(*verb)],
+        Op::Dml { table, verb, .. } => dml(table, verb, model),
         _ => Vec::new(),
     }
 }
 
-fn alter(t: &Name, a: &Alter, model: &Model) -> Vec<Effect> {
-    let e = |key| Effect::new(key, Some(t));
-    let one = |key| vec![e(key)];
-    match a {
-        Alter::AddColumn { col, .. } => {
-            let key = if serial(&col.ty.base) {
-                "add_column_serial"
-            } else if col.identity {
-                "add_column_identity"
-            } else if col.generated_stored {
-                "add_column_generated_stored"
-            } else if col.default.as_ref().is_some_and(|d| d.volatile) {
-                "add_column_volatile_default"
-            } else if col.default.is_some() {
-                "add_column_default"
-            } else if col.primary_key || col.unique {
-                "add_column_unique"
-            } else if col.not_null {
-                "add_column_not_null"
-            } else {
-                "add_column"
-            };
-            let mut out = vec![e(key).col(&col.name).detail(col.ty.raw.clone())];
-            if let Some(r) = &col.references {
-                out.push(e("add_column_references").col(&col.name).other(Some(r)));
-            }
-            out
-        }
-        Alter::DropColumn { name, .. } => vec![e("drop_column").col(name)],
-        Alter::ColumnType {
-            name, col, using, ..
-        } => {
-            let old = model.column(t, name).map(|c| &c.ty);
-            let coercible = types::pg_coercible(old, &col.ty);
-            let rewrite = *using
-                || match coercible {
-                    Some(c) => !c,
-                    None => !types::pg_plausibly_coercible_target(&col.ty),
-                };
-            let from = old.map_or("its current type".to_string(), |o| o.raw.clone());
-            let key = if rewrite {
-                "alter_type_rewrite"
-            } else {
-                "alter_type_coercible"
-            };
-            vec![e(key).col(name).detail(format!("{from} → {}", col.ty.raw))]
-        }
-        Alter::SetNotNull(c) => {
-            let mut x = e("set_not_null").col(c);
-            x.covered = model.has_not_null_check(t, c);
-            vec![x]
-        }
-        Alter::DropNotNull(c) => vec![e("drop_not_null").col(c)],
-        Alter::SetDefault(c) | Alter::DropDefault(c) => vec![e("set_default").col(c)],
-        Alter::SetStorage(c) => vec![e("set_storage").col(c)],
-        Alter::SetStatistics(c) => vec![e("set_statistics").col(c)],
-        Alter::AddConstraint(c) => {
-            let name = c.name.clone().unwrap_or_default();
-            let key = match (c.kind, c.not_valid, c.using_index) {
-                (ConstraintKind::Check, false, _) => "add_check",
-                (ConstraintKind::Check, true, _) => "add_check_not_valid",
-                (ConstraintKind::ForeignKey, false, _) => "add_fk",
-                (ConstraintKind::ForeignKey, true, _) => "add_fk_not_valid",
-                (ConstraintKind::NotNull, _, _) => "add_not_null_not_valid",
-                (ConstraintKind::Exclude, _, _) => "add_exclude",
-                (_, _, true) => "add_unique_pk_using_index",
-                _ => "add_unique_pk",
-            };
-            let mut x = e(key).detail(name).other(c.references.as_ref());
-            x.column = c.columns.first().cloned();
-            vec![x]
-        }
-        Alter::ValidateConstraint(n) => {
-            let referenced = model
-                .constraint(t, n)
-                .and_then(|c| c.references.clone())
-                .map(Name::new);
-            vec![
-                e("validate_constraint")
-                    .detail(n.clone())
-                    .other(referenced.as_ref()),
-            ]
-        }
-        Alter::DropConstraint { name, foreign_key } => {
-            let known = model.constraint(t, name);
-            let fk = *foreign_key
-                || known.is_some_and(|c| c.kind == ConstraintKind::ForeignKey)
-                || known.is_none() && (name.ends_with("_fkey") || name.starts_with("fk_"));
-            if fk {
-                let referenced = known.and_then(|c| c.references.clone()).map(Name::new);
-                let mut x = e("drop_fk").detail(name.clone());
-                x.other.extend(referenced);
-                vec![x]
-            } else {
-                vec![e("drop_constraint").detail(name.clone())]
-            }
-        }
-        Alter::RenameColumn { from, .. } => vec![e("rename").col(from)],
-        Alter::RenameTo(_) | Alter::RenameConstraint | Alter::SetSchema => one("rename"),
-        Alter::SetLogged(logged) => {
-            vec![e("set_logged").detail(if *logged {
-                "SET LOGGED"
-            } else {
-                "SET UNLOGGED"
-            })]
-        }
-        Alter::SetTablespace => vec![e("set_tablespace").detail("SET TABLESPACE")],
-        Alter::SetAccessMethod => vec![e("set_access_method").detail("SET ACCESS METHOD")],
-        Alter::AttachPartition(p) => {
-            let mut x = e("attach_partition").other(Some(p)).detail(p.display());
-            x.covered = model.table(p).is_some_and(|tb| {
-                tb.constraints
-                    .values()
-                    .any(|c| c.kind == ConstraintKind::Check && c.validated)
-            });
-            vec![x]
-        }
-        Alter::DetachPartition { part, concurrently } => {
-            let key = if *concurrently {
-                "detach_partition_concurrently"
-            } else {
-                "detach_partition"
-            };
-            vec![e(key).other(Some(part)).detail(part.display())]
-        }
-        Alter::Trigger => one("trigger"),
-        Alter::Rule => one("rule"),
-        Alter::RowLevelSecurity => one("rls"),
-        Alter::Owner => one("owner"),
-        Alter::ReplicaIdentity => one("replica_identity"),
-        Alter::ClusterOn => one("cluster_on"),
-        Alter::SetParams => one("set_params"),
-        Alter::Inherit(parent) => vec![e("inherit").other(parent.as_ref())],
-        _ => one("other_alter"),
+/// The table of an index the history created, when the name as written
+/// (schema included) is that index: `DROP INDEX other.i` is not `i`.
+fn index_table(model: &Model, n: &Name) -> Option<Name> {
+    let t = model.indexes.get(&n.name)?;
+    let schema = model.index_schema.get(&n.name).cloned().flatten();
+    let public = |s: &Option<String>| s.as_deref().is_none_or(|s| s == "public");
+    let same = match (&n.schema, &schema) {
+        (a, b) if public(a) && public(b) => true,
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    };
+    same.then(|| Name {
+        schema,
+        name: t.clone(),
+    })
+}
+
+/// A row statement and the relations its rows may reach: the tables its
+/// foreign keys point at (checked FOR KEY SHARE), the tables whose foreign
+/// keys point at it (their ON DELETE/UPDATE action), its partitions.
+fn dml(table: &Name, verb: &str, model: &Model) -> Vec<Effect> {
+    let mut out = vec![Effect::new("dml", Some(table)).detail(verb.to_string())];
+    let cond = |key, t: String| {
+        let mut e = Effect::new(key, Some(&Name::new(t))).detail(table.display());
+        e.conditional = true;
+        e
+    };
+    if verb != "DELETE" {
+        out.extend(
+            model
+                .referenced_by(table)
+                .into_iter()
+                .map(|t| cond("dml_fk_check", t)),
+        );
     }
+    if verb != "INSERT" {
+        out.extend(
+            model
+                .referencing(table)
+                .into_iter()
+                .map(|t| cond("dml_fk_action", t)),
+        );
+    }
+    out.extend(
+        model
+            .objects
+            .all_partitions(&table.name)
+            .into_iter()
+            .map(|t| cond("dml_partition_route", t)),
+    );
+    out
 }

@@ -13,6 +13,7 @@ fn eff(key: &'static str, t: &Name, action: usize) -> Effect {
         detail: String::new(),
         covered: false,
         action,
+        conditional: false,
     }
 }
 

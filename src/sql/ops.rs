@@ -51,6 +51,9 @@ pub struct DefaultExpr {
     pub volatile: bool,
     /// A parenthesised expression rather than a literal (MySQL).
     pub expression: bool,
+    /// Functions the expression calls, lower-cased, without schema: one
+    /// no built-in list knows is judged on its `CREATE FUNCTION`.
+    pub calls: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -62,6 +65,8 @@ pub struct ColumnDef {
     pub primary_key: bool,
     pub unique: bool,
     pub references: Option<Name>,
+    /// The referenced column of a column-level REFERENCES (`None`: the primary key).
+    pub ref_column: Option<String>,
     pub identity: bool,
     pub generated_stored: bool,
     pub auto_increment: bool,
@@ -90,6 +95,8 @@ pub struct Constraint {
     pub kind: ConstraintKind,
     pub columns: Vec<String>,
     pub references: Option<Name>,
+    /// The referenced columns (empty: the primary key).
+    pub ref_columns: Vec<String>,
     pub not_valid: bool,
     pub using_index: bool,
     /// For CHECK: the column of a `CHECK (col IS NOT NULL)`.
@@ -104,6 +111,7 @@ impl Constraint {
             kind,
             columns: Vec::new(),
             references: None,
+            ref_columns: Vec::new(),
             not_valid: false,
             using_index: false,
             is_not_null_of: None,
@@ -121,6 +129,7 @@ pub enum Alter {
     DropColumn {
         name: String,
         if_exists: bool,
+        cascade: bool,
     },
     /// PostgreSQL `ALTER COLUMN … TYPE`, MySQL `MODIFY`/`CHANGE` (which restate the column).
     ColumnType {
@@ -128,6 +137,12 @@ pub enum Alter {
         new_name: Option<String>,
         col: ColumnDef,
         using: bool,
+        /// The USING expression is the column itself, or the column cast
+        /// to the new type (`USING v`, `USING v::text`): the server judges
+        /// that as if there were no USING.
+        using_plain: bool,
+        /// A `COLLATE` clause.
+        collate: bool,
         restated: bool,
     },
     SetNotNull(String),
@@ -152,8 +167,10 @@ pub enum Alter {
     RenameConstraint,
     SetSchema,
     SetLogged(bool),
-    SetTablespace,
-    SetAccessMethod,
+    /// `SET TABLESPACE name`.
+    SetTablespace(String),
+    /// `SET ACCESS METHOD name`.
+    SetAccessMethod(String),
     AttachPartition(Name),
     DetachPartition {
         part: Name,
@@ -165,8 +182,8 @@ pub enum Alter {
     Owner,
     ReplicaIdentity,
     ClusterOn,
-    /// `SET ( … )` storage parameters.
-    SetParams,
+    /// `SET ( … )` / `RESET ( … )` storage parameters, by name.
+    SetParams(Vec<String>),
     /// `INHERIT parent` / `NO INHERIT parent`.
     Inherit(Option<Name>),
     /// MySQL table options.
@@ -198,7 +215,12 @@ pub enum Op {
         columns: Vec<ColumnDef>,
         constraints: Vec<Constraint>,
         partition_of: Option<Name>,
+        /// `PARTITION OF p DEFAULT`.
+        default_partition: bool,
+        /// `PARTITION BY …`.
+        partitioned: bool,
         as_select: bool,
+        temp: bool,
     },
     AlterTable {
         table: Name,
@@ -207,6 +229,7 @@ pub enum Op {
     DropTable {
         names: Vec<Name>,
         if_exists: bool,
+        cascade: bool,
     },
     DropSchema {
         name: Name,
@@ -252,6 +275,48 @@ pub enum Op {
     CreateView {
         name: Name,
         materialized: bool,
+        or_replace: bool,
+        /// Every name the view's query mentions (its possible sources).
+        deps: Vec<String>,
+    },
+    DropView {
+        names: Vec<Name>,
+        materialized: bool,
+        cascade: bool,
+    },
+    /// `CREATE [OR REPLACE] FUNCTION|PROCEDURE name … [IMMUTABLE|STABLE|VOLATILE]`.
+    CreateFunction {
+        name: Name,
+        /// `i`, `s` or `v`, as `pg_proc.provolatile` (VOLATILE when unsaid).
+        volatility: char,
+    },
+    DropFunction {
+        names: Vec<Name>,
+        cascade: bool,
+    },
+    /// `ALTER TRIGGER t ON table …`.
+    AlterTrigger {
+        table: Name,
+    },
+    /// `DROP POLICY` / `ALTER POLICY`.
+    Policy {
+        table: Name,
+        drop: bool,
+    },
+    /// `ALTER SEQUENCE name …`; `restart`: RESTART, INCREMENT, MINVALUE,
+    /// MAXVALUE, CYCLE, CACHE, START (anything but OWNED BY / RENAME / SET SCHEMA).
+    AlterSequence {
+        name: Name,
+        options: bool,
+    },
+    /// `ANALYZE [table]`.
+    Analyze {
+        tables: Vec<Name>,
+    },
+    /// `ALTER INDEX a RENAME TO b`.
+    RenameIndex {
+        from: Name,
+        to: String,
     },
     Truncate {
         tables: Vec<Name>,
@@ -264,12 +329,19 @@ pub enum Op {
     CreateType {
         name: Name,
     },
+    /// `CREATE DOMAIN name AS type [CHECK (…) | NOT NULL …]`.
+    CreateDomain {
+        name: Name,
+        constrained: bool,
+    },
     Lock {
         tables: Vec<Name>,
         mode: String,
     },
     CreateTrigger {
         table: Name,
+        /// The function `EXECUTE FUNCTION|PROCEDURE` names.
+        function: Option<String>,
     },
     DropTrigger {
         table: Option<Name>,

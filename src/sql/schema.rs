@@ -10,6 +10,8 @@ use std::collections::HashMap;
 pub struct ConInfo {
     pub kind: ConstraintKind,
     pub references: Option<String>,
+    /// Referenced columns of a foreign key (empty: the primary key).
+    pub ref_columns: Vec<String>,
     pub validated: bool,
     pub not_null_of: Option<String>,
     pub columns: Vec<String>,
@@ -27,6 +29,10 @@ pub struct Model {
     pub tables: HashMap<String, Table>,
     /// Index name → table name.
     pub indexes: HashMap<String, String>,
+    /// Index name → the schema its table was named in (`None`: unqualified).
+    pub index_schema: HashMap<String, Option<String>>,
+    /// The other relations and objects the lock model follows.
+    pub objects: Box<super::schema_objects::Objects>,
 }
 
 fn key(n: &Name) -> String {
@@ -83,6 +89,61 @@ impl Model {
         out.sort();
         out
     }
+    /// Foreign keys `(table, referenced table)` whose columns on `t`
+    /// include `col`.
+    pub fn fks_on_column(&self, t: &Name, col: &str) -> Vec<String> {
+        let Some(tb) = self.table(t) else {
+            return Vec::new();
+        };
+        let mut out: Vec<String> = tb
+            .constraints
+            .values()
+            .filter(|c| c.kind == ConstraintKind::ForeignKey && c.columns.iter().any(|x| x == col))
+            .filter_map(|c| c.references.clone())
+            .filter(|r| r != &t.name)
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+    /// Tables whose foreign keys point at column `col` of `t` (an FK
+    /// without referenced columns points at the primary key).
+    pub fn fks_to_column(&self, t: &Name, col: &str) -> Vec<String> {
+        let pk: Vec<String> = self
+            .table(t)
+            .map(|tb| {
+                tb.constraints
+                    .values()
+                    .filter(|c| c.kind == ConstraintKind::PrimaryKey)
+                    .flat_map(|c| c.columns.clone())
+                    .chain(
+                        tb.columns
+                            .values()
+                            .filter(|c| c.primary_key)
+                            .map(|c| c.name.clone()),
+                    )
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut out: Vec<String> = self
+            .tables
+            .iter()
+            .filter(|(n, _)| **n != t.name)
+            .filter(|(_, tb)| {
+                tb.constraints.values().any(|c| {
+                    c.references.as_deref() == Some(t.name.as_str())
+                        && if c.ref_columns.is_empty() {
+                            pk.iter().any(|p| p == col)
+                        } else {
+                            c.ref_columns.iter().any(|r| r == col)
+                        }
+                })
+            })
+            .map(|(n, _)| n.clone())
+            .collect();
+        out.sort();
+        out
+    }
     /// Whether a validated `CHECK (col IS NOT NULL)` exists.
     pub fn has_not_null_check(&self, t: &Name, col: &str) -> bool {
         self.table(t).is_some_and(|tb| {
@@ -124,6 +185,7 @@ impl Model {
             ConInfo {
                 kind: c.kind,
                 references: c.references.as_ref().map(|r| r.name.clone()),
+                ref_columns: c.ref_columns.clone(),
                 validated: !c.not_valid,
                 not_null_of: c.is_not_null_of.clone(),
                 columns: c.columns.clone(),
@@ -133,6 +195,7 @@ impl Model {
 
     /// Records what a statement declares, after it has been judged.
     pub fn apply(&mut self, op: &Op) {
+        self.apply_objects(op);
         match op {
             Op::CreateTable {
                 name,
@@ -156,17 +219,33 @@ impl Model {
                 ..
             } => {
                 self.indexes.insert(n.clone(), key(table));
+                self.index_schema.insert(n.clone(), table.schema.clone());
+            }
+            Op::RenameIndex { from, to } => {
+                if let Some(t) = self.indexes.remove(&from.name) {
+                    self.indexes.insert(to.clone(), t);
+                }
+                if let Some(s) = self.index_schema.remove(&from.name) {
+                    self.index_schema.insert(to.clone(), s);
+                }
             }
             Op::DropTable { names, .. } => {
                 for n in names {
                     self.tables.remove(&key(n));
+                    // Its foreign keys' other ends: the server drops them
+                    // with the table (CASCADE) or refuses.
+                    for tb in self.tables.values_mut() {
+                        tb.constraints
+                            .retain(|_, c| c.references.as_deref() != Some(n.name.as_str()));
+                        for c in tb.columns.values_mut() {
+                            if c.references.as_ref().is_some_and(|r| r.name == n.name) {
+                                c.references = None;
+                            }
+                        }
+                    }
                 }
             }
-            Op::RenameTable { from, to } => {
-                if let Some(t) = self.tables.remove(&key(from)) {
-                    self.tables.insert(key(to), t);
-                }
-            }
+            Op::RenameTable { from, to } => self.rename_table(from, to),
             Op::AlterTable { table, actions } => {
                 for a in actions {
                     self.apply_alter(table, a);
@@ -180,9 +259,7 @@ impl Model {
         match a {
             Alter::AddConstraint(c) => self.add_constraint(t, c),
             Alter::RenameTo(to) => {
-                if let Some(tb) = self.tables.remove(&key(t)) {
-                    self.tables.insert(key(to), tb);
-                }
+                self.rename_table(t, to);
                 return;
             }
             _ => {}
@@ -195,6 +272,9 @@ impl Model {
             }
             Alter::DropColumn { name, .. } => {
                 tb.columns.remove(name);
+                // Constraints on the column go with it.
+                tb.constraints
+                    .retain(|_, c| !c.columns.iter().any(|x| x == name));
             }
             Alter::ColumnType {
                 name,
@@ -223,6 +303,11 @@ impl Model {
                     cd.name = to.clone();
                     tb.columns.insert(to.clone(), cd);
                 }
+                for c in tb.constraints.values_mut() {
+                    for x in c.columns.iter_mut().filter(|x| *x == from) {
+                        *x = to.clone();
+                    }
+                }
             }
             Alter::ValidateConstraint(n) => {
                 if let Some(c) = tb.constraints.get_mut(n) {
@@ -237,6 +322,32 @@ impl Model {
     }
 }
 
+impl Model {
+    /// A table renamed: foreign keys follow it (they point at the table,
+    /// not at its name).
+    fn rename_table(&mut self, from: &Name, to: &Name) {
+        if let Some(tb) = self.tables.remove(&key(from)) {
+            self.tables.insert(key(to), tb);
+        }
+        for tb in self.tables.values_mut() {
+            for c in tb.constraints.values_mut() {
+                if c.references.as_deref() == Some(from.name.as_str()) {
+                    c.references = Some(to.name.clone());
+                }
+            }
+            for c in tb.columns.values_mut() {
+                if let Some(r) = c.references.as_mut().filter(|r| r.name == from.name) {
+                    r.name = to.name.clone();
+                }
+            }
+        }
+        for t in self.indexes.values_mut().filter(|t| **t == from.name) {
+            *t = to.name.clone();
+        }
+        self.objects.rename(&from.name, &to.name);
+    }
+}
+
 /// A column-level REFERENCES is a foreign key PostgreSQL names `<table>_<col>_fkey`.
 fn column_fk(tb: &mut Table, table: &str, c: &ColumnDef) {
     if let Some(r) = &c.references {
@@ -245,6 +356,7 @@ fn column_fk(tb: &mut Table, table: &str, c: &ColumnDef) {
             ConInfo {
                 kind: ConstraintKind::ForeignKey,
                 references: Some(r.name.clone()),
+                ref_columns: c.ref_column.iter().cloned().collect(),
                 validated: true,
                 not_null_of: None,
                 columns: vec![c.name.clone()],

@@ -34,6 +34,31 @@ pub fn pg_coercible(old: Option<&TypeName>, new: &TypeName) -> Option<bool> {
     })
 }
 
+/// As `pg_coercible`, with the session's time zone: `timestamp` and
+/// `timestamptz` store the same bytes, and PostgreSQL (12+) skips the
+/// rewrite between them when the session's TimeZone is UTC. Precision of
+/// the time types may grow or be dropped (the default is 6) without one.
+pub fn pg_coercible_in(old: Option<&TypeName>, new: &TypeName, utc: bool) -> Option<bool> {
+    let o = old.filter(|o| !o.base.is_empty())?;
+    let time = |b: &str| {
+        matches!(
+            b,
+            "timestamp" | "timestamptz" | "time" | "timetz" | "interval"
+        )
+    };
+    if time(&o.base) && time(&new.base) && o.array == new.array {
+        let same = o.base == new.base
+            || utc
+                && matches!(
+                    (o.base.as_str(), new.base.as_str()),
+                    ("timestamp", "timestamptz") | ("timestamptz", "timestamp")
+                );
+        let p = |t: &TypeName| t.args.first().copied().unwrap_or(6);
+        return Some(same && p(new) >= p(o));
+    }
+    pg_coercible(old, new)
+}
+
 /// Target types of the binary-coercible changes: with an unknown old type a
 /// change to one of these is not claimed to be a rewrite.
 pub fn pg_plausibly_coercible_target(new: &TypeName) -> bool {
@@ -151,6 +176,26 @@ mod tests {
             Some(true)
         );
         assert_eq!(pg_coercible(None, &ty("bigint", &[])), None);
+    }
+
+    #[test]
+    fn time_types_follow_precision_and_the_session_time_zone() {
+        let ts = |a: &[i64]| ty("timestamp", a);
+        assert_eq!(
+            pg_coercible_in(Some(&ts(&[3])), &ts(&[6]), false),
+            Some(true)
+        );
+        assert_eq!(
+            pg_coercible_in(Some(&ts(&[3])), &ts(&[]), false),
+            Some(true)
+        );
+        assert_eq!(
+            pg_coercible_in(Some(&ts(&[])), &ts(&[3]), false),
+            Some(false)
+        );
+        let tz = ty("timestamptz", &[]);
+        assert_eq!(pg_coercible_in(Some(&ts(&[])), &tz, false), Some(false));
+        assert_eq!(pg_coercible_in(Some(&ts(&[])), &tz, true), Some(true));
     }
 
     #[test]

@@ -30,6 +30,8 @@ fn action(mut c: Cur) -> Alter {
                 new_name: None,
                 col,
                 using: false,
+                using_plain: false,
+                collate: false,
                 restated: true,
             }
         }
@@ -42,12 +44,14 @@ fn action(mut c: Cur) -> Alter {
                 name: old,
                 col,
                 using: false,
+                using_plain: false,
+                collate: false,
                 restated: true,
             }
         }
         "rename" => rename(c),
         "set" => set(c),
-        "reset" => Alter::SetParams,
+        "reset" => Alter::SetParams(param_names(&mut c)),
         "validate" => {
             c.eat(&["constraint"]);
             Alter::ValidateConstraint(c.ident().unwrap_or_default())
@@ -143,6 +147,7 @@ fn drop(mut c: Cur) -> Alter {
     Alter::DropColumn {
         name: c.ident().unwrap_or_default(),
         if_exists,
+        cascade: c.eat(&["cascade"]),
     }
 }
 
@@ -150,7 +155,9 @@ fn alter_column(mut c: Cur) -> Alter {
     let name = c.ident().unwrap_or_default();
     if c.eat(&["type"]) || c.eat(&["set", "data", "type"]) {
         let ty = type_name(&mut c);
+        let collate = c.has_word("collate");
         let using = c.has_word("using");
+        let using_plain = using && plain_using(&c, &name, &ty);
         return Alter::ColumnType {
             col: ColumnDef {
                 name: name.clone(),
@@ -160,6 +167,8 @@ fn alter_column(mut c: Cur) -> Alter {
             name,
             new_name: None,
             using,
+            using_plain,
+            collate,
             restated: false,
         };
     }
@@ -203,16 +212,72 @@ fn set(mut c: Cur) -> Alter {
     } else if c.eat(&["unlogged"]) {
         Alter::SetLogged(false)
     } else if c.eat(&["tablespace"]) {
-        Alter::SetTablespace
+        Alter::SetTablespace(c.ident().unwrap_or_default())
     } else if c.eat(&["access", "method"]) {
-        Alter::SetAccessMethod
+        Alter::SetAccessMethod(c.ident().unwrap_or_default())
     } else if c.eat(&["schema"]) {
         Alter::SetSchema
     } else if c.is(0, "without") && c.is(1, "cluster") {
         Alter::ClusterOn
     } else {
-        Alter::SetParams
+        Alter::SetParams(param_names(&mut c))
     }
+}
+
+/// The parameter names of `( a = 1, toast.b = 2 )` / `RESET ( a, b )`,
+/// lower-cased (`toast.` kept): the lock level is per parameter.
+fn param_names(c: &mut Cur) -> Vec<String> {
+    let Some(inner) = c.group() else {
+        return Vec::new();
+    };
+    split_commas(c.text, inner)
+        .into_iter()
+        .filter_map(|p| {
+            let mut e = Cur::new(c.text, p);
+            let mut name = e.ident()?;
+            if e.eat_punct(".") {
+                name = format!("{name}.{}", e.ident()?);
+            }
+            Some(name)
+        })
+        .collect()
+}
+
+/// `USING col` or `USING col::newtype` / `CAST(col AS newtype)`: the
+/// expression is the column itself, so PostgreSQL judges the change as if
+/// no USING were written (binary-coercible or not).
+fn plain_using(c: &Cur, col: &str, ty: &crate::sql::ops::TypeName) -> bool {
+    let Some(at) = (c.i..c.toks.len()).find(|&i| {
+        c.toks[i].kind == crate::sql::lexer::Tok::Word
+            && c.raw(&c.toks[i]).eq_ignore_ascii_case("using")
+    }) else {
+        return false;
+    };
+    let rest = &c.toks[at + 1..];
+    let mut e = Cur::new(c.text, rest);
+    let is_col = |e: &mut Cur| e.ident().is_some_and(|n| n == col);
+    if e.eat(&["cast"]) {
+        let Some(inner) = e.group() else { return false };
+        let mut g = Cur::new(c.text, inner);
+        if !is_col(&mut g) || !g.eat(&["as"]) {
+            return false;
+        }
+        let t = type_name(&mut g);
+        return g.done() && e.done() && t.base == ty.base && t.args == ty.args;
+    }
+    e.eat_punct("(");
+    if !is_col(&mut e) {
+        return false;
+    }
+    e.eat_punct(")");
+    if e.done() {
+        return true;
+    }
+    if e.eat_punct("::") {
+        let t = type_name(&mut e);
+        return e.done() && t.base == ty.base && t.args == ty.args;
+    }
+    false
 }
 
 /// The table named by `ALTER TABLE [IF EXISTS] [ONLY] name [*]`.

@@ -183,7 +183,7 @@ pub fn column_def(c: &mut Cur) -> Option<ColumnDef> {
             col.unique = true;
         } else if c.eat(&["references"]) {
             col.references = c.name();
-            c.group();
+            col.ref_column = c.group().and_then(|g| idents(c.text, g).into_iter().next());
         } else if c.eat(&["check"]) {
             col.check = true;
             c.group();
@@ -232,6 +232,7 @@ fn default_expr(c: &mut Cur) -> DefaultExpr {
     let start = c.i;
     let expression = c.is_punct(0, "(");
     let mut volatile = false;
+    let mut calls = Vec::new();
     let mut depth = 0i32;
     while let Some(t) = c.tok(0) {
         let raw = c.raw(t);
@@ -242,11 +243,15 @@ fn default_expr(c: &mut Cur) -> DefaultExpr {
         {
             break;
         }
-        if t.kind == Tok::Word
-            && c.is_punct(1, "(")
-            && VOLATILE.contains(&raw.to_ascii_lowercase().as_str())
-        {
-            volatile = true;
+        if t.kind == Tok::Word && c.is_punct(1, "(") {
+            let name = raw.to_ascii_lowercase();
+            volatile |= VOLATILE.contains(&name.as_str());
+            // A type's modifier (`varchar(10)`, `character varying(10)`)
+            // after a cast is not a call.
+            let after_cast = c.i > 0 && c.raw(&c.toks[c.i - 1]) == "::";
+            if !after_cast && !matches!(name.as_str(), "varying" | "precision") {
+                calls.push(name);
+            }
         }
         if t.kind == Tok::Punct {
             match raw {
@@ -261,6 +266,7 @@ fn default_expr(c: &mut Cur) -> DefaultExpr {
         raw: c.text_of(&c.toks[start..c.i]).to_string(),
         volatile,
         expression,
+        calls,
     }
 }
 
@@ -323,6 +329,9 @@ pub fn constraint(c: &mut Cur) -> Option<Constraint> {
     }
     if c.eat(&["references"]) {
         con.references = c.name();
+        if let Some(g) = c.group() {
+            con.ref_columns = idents(c.text, g);
+        }
     }
     while !c.done() {
         if c.eat(&["not", "valid"]) {

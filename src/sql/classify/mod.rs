@@ -7,6 +7,7 @@
 mod alter;
 mod columns;
 pub mod cursor;
+mod objects;
 
 use super::Dialect;
 use super::lexer::{Tok, Token};
@@ -16,13 +17,10 @@ use cursor::Cur;
 /// Statement verbs we recognise but that take no lock worth a rule.
 const OTHER_VERBS: &[&str] = &[
     "select",
-    "with",
     "values",
     "comment",
     "grant",
     "revoke",
-    "analyze",
-    "analyse",
     "do",
     "call",
     "perform",
@@ -152,6 +150,8 @@ pub fn classify(text: &str, toks: &[Token], dialect: Dialect) -> Option<Op> {
         "rollback" | "abort" => Op::Rollback,
         "set" => set(c),
         "select" if c.is(0, "set_config") => set_config(c),
+        "with" => objects::with(c).unwrap_or(Op::Other),
+        "analyze" | "analyse" => objects::analyze(c),
         v if OTHER_VERBS.contains(&v) => Op::Other,
         "create" | "alter" | "drop"
             if !c.word_at(0).is_some_and(|w| OBJECTS.contains(&w.as_str())) =>
@@ -297,6 +297,13 @@ fn value_text(c: &Cur, toks: &[Token]) -> String {
 
 fn set(mut c: Cur) -> Op {
     let _ = c.eat(&["session"]) || c.eat(&["local"]) || c.eat(&["global"]);
+    if c.eat(&["time", "zone"]) {
+        let value = value_text(&c, &c.toks[c.i.min(c.toks.len())..]);
+        return Op::Set {
+            name: "timezone".into(),
+            value,
+        };
+    }
     let mut name = String::new();
     while let Some(t) = c.tok(0) {
         let raw = c.raw(t);
@@ -337,8 +344,9 @@ fn set_config(mut c: Cur) -> Op {
 }
 
 fn create(mut c: Cur, my: bool) -> Option<Op> {
-    c.eat(&["or", "replace"]);
+    let or_replace = c.eat(&["or", "replace"]);
     let mut unique = false;
+    let mut temp = false;
     let mut kind = ConstraintKind::Index;
     loop {
         if c.eat(&["unique"]) {
@@ -348,16 +356,11 @@ fn create(mut c: Cur, my: bool) -> Option<Op> {
             kind = ConstraintKind::Fulltext;
         } else if c.eat(&["spatial"]) {
             kind = ConstraintKind::Spatial;
-        } else if [
-            "temp",
-            "temporary",
-            "unlogged",
-            "global",
-            "local",
-            "recursive",
-        ]
-        .iter()
-        .any(|k| c.eat(&[k]))
+        } else if c.eat(&["temp"]) || c.eat(&["temporary"]) {
+            temp = true;
+        } else if ["unlogged", "global", "local", "recursive"]
+            .iter()
+            .any(|k| c.eat(&[k]))
         {
         } else {
             break;
@@ -366,7 +369,7 @@ fn create(mut c: Cur, my: bool) -> Option<Op> {
     let what = c.word_at(0)?;
     c.i += 1;
     Some(match what.as_str() {
-        "table" => create_table(c)?,
+        "table" => create_table(c, temp)?,
         "index" => {
             let concurrently = c.eat(&["concurrently"]);
             let if_not_exists = c.eat(&["if", "not", "exists"]);
@@ -409,20 +412,16 @@ fn create(mut c: Cur, my: bool) -> Option<Op> {
         }
         "materialized" | "view" => {
             c.eat(&["view"]);
-            c.eat(&["if", "not", "exists"]);
-            Op::CreateView {
-                name: c.name()?,
-                materialized: what == "materialized",
-            }
+            objects::create_view(c, what == "materialized", or_replace)?
+        }
+        "function" | "procedure" => objects::create_function(c)?,
+        "domain" => {
+            let name = c.name()?;
+            let constrained = c.has_word("check") || c.has_word("not");
+            Op::CreateDomain { name, constrained }
         }
         "type" => Op::CreateType { name: c.name()? },
-        "trigger" | "constraint" => {
-            while !c.done() && !c.is(0, "on") {
-                c.i += 1;
-            }
-            c.i += 1;
-            Op::CreateTrigger { table: c.name()? }
-        }
+        "trigger" | "constraint" => objects::create_trigger(c)?,
         "rule" => {
             while !c.done() && !c.is(0, "to") {
                 c.i += 1;
@@ -439,15 +438,17 @@ fn create(mut c: Cur, my: bool) -> Option<Op> {
     })
 }
 
-fn create_table(mut c: Cur) -> Option<Op> {
+fn create_table(mut c: Cur, temp: bool) -> Option<Op> {
     let if_not_exists = c.eat(&["if", "not", "exists"]);
     let name = c.name()?;
     let mut columns = Vec::new();
     let mut constraints = Vec::new();
     let mut partition_of = None;
     let mut as_select = false;
+    let mut default_partition = false;
     if c.eat(&["partition", "of"]) {
         partition_of = c.name();
+        default_partition = c.is(0, "default");
     } else if c.is(0, "as") || c.is(0, "like") {
         as_select = true;
     } else if let Some(inner) = c.group() {
@@ -464,13 +465,17 @@ fn create_table(mut c: Cur) -> Option<Op> {
         }
         as_select = c.has_word("select");
     }
+    let partitioned = c.has_word("partition") && c.has_word("by") && partition_of.is_none();
     Some(Op::CreateTable {
         name,
         if_not_exists,
         columns,
         constraints,
         partition_of,
+        default_partition,
+        partitioned,
         as_select,
+        temp,
     })
 }
 
@@ -504,6 +509,9 @@ fn alter(mut c: Cur, my: bool) -> Option<Op> {
             }
         }
         "schema" | "database" if c.has_word("rename") => Op::RenameSchema,
+        "trigger" | "policy" => objects::on_table(c, &what, false).unwrap_or(Op::Other),
+        "sequence" => objects::alter_sequence(c)?,
+        "index" => objects::alter_index(c)?,
         _ => Op::Other,
     })
 }
@@ -517,6 +525,7 @@ fn drop(mut c: Cur, my: bool) -> Option<Op> {
             Op::DropTable {
                 names: names(&mut c),
                 if_exists,
+                cascade: c.eat(&["cascade"]),
             }
         }
         "index" => {
@@ -551,6 +560,10 @@ fn drop(mut c: Cur, my: bool) -> Option<Op> {
             let table = if c.eat(&["on"]) { c.name() } else { None };
             Op::DropTrigger { table }
         }
+        "view" | "materialized" | "function" | "procedure" | "routine" => {
+            objects::drop_objects(c, &what)?
+        }
+        "policy" => objects::on_table(c, "policy", true).unwrap_or(Op::Other),
         _ => Op::Other,
     })
 }

@@ -7,49 +7,38 @@ use super::{Options, Run, Script, StmtReport, VerifyError, compare, dialect_from
 use crate::sql::Version;
 use std::path::{Path, PathBuf};
 
-fn sql_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            sql_files(&p, out)?;
-        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sql")) {
-            out.push(p);
-        }
-    }
-    Ok(())
-}
-
-pub fn scripts(files: &[PathBuf], cwd: &Path) -> Result<Vec<Script>, String> {
-    let mut paths = Vec::new();
+/// The scripts to replay: a file as it is; a directory as the migration
+/// tool runs it (`history_scripts`: forward steps in the tool's order).
+/// `product` is the server's (`postgresql`, `mysql`, `mariadb`).
+pub fn scripts(files: &[PathBuf], cwd: &Path, product: &str) -> Result<Vec<Script>, String> {
+    let mut out = Vec::new();
     for f in files {
         let abs = cwd.join(f);
         if abs.is_dir() {
-            let mut found = Vec::new();
-            sql_files(&abs, &mut found).map_err(|e| format!("{}: {e}", f.display()))?;
-            paths.extend(found.into_iter().map(|p| {
-                let shown = p
-                    .strip_prefix(cwd)
-                    .map(Path::to_path_buf)
-                    .unwrap_or(p.clone());
-                (p, shown)
-            }));
+            out.extend(super::history_scripts::up_scripts(&abs, f, product)?);
         } else {
-            paths.push((abs, f.clone()));
+            let text = std::fs::read(&abs).map_err(|e| format!("{}: {e}", f.display()))?;
+            out.push(Script {
+                name: f.display().to_string(),
+                text: String::from_utf8_lossy(&text).into_owned(),
+            });
         }
     }
-    paths
-        .into_iter()
-        .map(|(abs, shown)| {
-            let text = std::fs::read(&abs).map_err(|e| format!("{}: {e}", shown.display()))?;
-            Ok(Script {
-                name: shown.display().to_string(),
-                text: String::from_utf8_lossy(&text).into_owned(),
-            })
-        })
-        .collect()
+    Ok(out)
+}
+
+/// The product a URL's scheme or `--server` names, for reading histories.
+pub fn product_of(url_or_kind: &str) -> &'static str {
+    let scheme = url_or_kind
+        .split("://")
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    match scheme.as_str() {
+        "mysql" => "mysql",
+        "mariadb" => "mariadb",
+        _ => "postgresql",
+    }
 }
 
 /// Replays against the server the URL names.

@@ -22,8 +22,15 @@ pub fn compare(p: &Prediction, o: &Observed) -> Vec<String> {
     if o.skipped.is_some() || o.withheld.is_some() {
         return Vec::new();
     }
-    if let Some(e) = &o.error {
-        return vec![format!("the server refused the statement: {e}")];
+    match (&p.refused, &o.error) {
+        (Some(_), Some(_)) => return Vec::new(),
+        (Some(why), None) => {
+            return vec![format!(
+                "predicted the server refuses it ({why}), and the server ran it"
+            )];
+        }
+        (None, Some(e)) => return vec![format!("the server refused the statement: {e}")],
+        (None, None) => {}
     }
     let mut out = Vec::new();
     if p.algorithm.is_some() || o.algorithm.is_some() {
@@ -58,8 +65,16 @@ pub fn compare(p: &Prediction, o: &Observed) -> Vec<String> {
             modes.entry(&l.relation).or_insert(("none", "none")).1 = &l.mode;
         }
         for (rel, (pm, om)) in modes {
-            if pm != om {
-                out.push(format!("{rel}: predicted {pm}, observed {om}"));
+            let maybe = p.maybe.iter().find(|l| l.relation == rel);
+            let within = |m: &str| PgMode::parse(om) <= PgMode::parse(m);
+            match maybe {
+                Some(m) if pm == "none" && within(&m.mode) => {}
+                Some(m) if pm == "none" => out.push(format!(
+                    "{rel}: predicted at most {} (if rows reach it), observed {om}",
+                    m.mode
+                )),
+                _ if pm != om => out.push(format!("{rel}: predicted {pm}, observed {om}")),
+                _ => {}
             }
         }
     }
@@ -77,6 +92,9 @@ pub fn compare(p: &Prediction, o: &Observed) -> Vec<String> {
 
 /// `ACCESS EXCLUSIVE on orders, SHARE on customers` / `ALGORITHM=INPLACE, LOCK=NONE`.
 pub fn predicted_text(p: &Prediction) -> String {
+    if p.refused.is_some() {
+        return "(refused)".into();
+    }
     if let Some(a) = &p.algorithm {
         return format!("ALGORITHM={a}, {}", dml(p.lock_none));
     }

@@ -259,7 +259,7 @@ pub fn names(op: Option<&Op>, policy: &Policy, text: &str) -> Option<Escape> {
         Op::AlterTable { table, .. }
         | Op::CreateIndex { table, .. }
         | Op::Dml { table, .. }
-        | Op::CreateTrigger { table } => vec![table],
+        | Op::CreateTrigger { table, .. } => vec![table],
         Op::DropTable { names, .. } | Op::DropIndex { names, .. } => names.iter().collect(),
         Op::Truncate { tables, .. } | Op::Optimize { tables } | Op::Lock { tables, .. } => {
             tables.iter().collect()

@@ -14,6 +14,7 @@ mod gate_my;
 mod gate_pg;
 #[cfg(test)]
 mod gate_tests;
+mod history_scripts;
 pub mod limits;
 pub mod my;
 pub mod pg;
@@ -47,6 +48,10 @@ pub struct Prediction {
     pub keys: Vec<String>,
     /// PostgreSQL: strongest mode per relation.
     pub locks: Vec<LockObs>,
+    /// PostgreSQL: locks taken only if rows reach the relation (foreign-key
+    /// checks and actions, partitions): at most this mode, or none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub maybe: Vec<LockObs>,
     pub rewrite: bool,
     /// MySQL/MariaDB: the algorithm the server would pick.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -54,6 +59,9 @@ pub struct Prediction {
     /// MySQL/MariaDB: concurrent DML allowed (LOCK=NONE).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lock_none: Option<bool>,
+    /// The server refuses the statement (why, from the lock table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 
 /// What the server did with one statement.
@@ -270,16 +278,33 @@ pub fn file_ctx(dialect: Dialect, version: Version) -> FileCtx {
         in_transaction: false,
         require_idempotent: false,
         scope: String::new(),
+        server_utc: false,
     }
+}
+
+/// A TimeZone setting whose offset is zero all year: PostgreSQL then
+/// stores timestamp and timestamptz alike and skips the rewrite between them.
+pub fn is_utc(tz: &str) -> bool {
+    let tz = tz.trim().trim_matches(['\'', '"']).to_ascii_lowercase();
+    let tz = tz.strip_prefix("etc/").unwrap_or(&tz);
+    matches!(
+        tz,
+        "utc" | "gmt" | "uct" | "zulu" | "universal" | "gmt0" | "gmt+0" | "gmt-0" | "z"
+    )
 }
 
 /// Static analysis of the scripts, in order, sharing one schema history.
 pub fn analyse(scripts: &[Script], dialect: Dialect, version: Version) -> Vec<FileAnalysis> {
+    analyse_in(scripts, file_ctx(dialect, version))
+}
+
+/// As `analyse`, in a context the caller knows more about (the server's TimeZone).
+pub fn analyse_in(scripts: &[Script], ctx: FileCtx) -> Vec<FileAnalysis> {
     let mut model = Model::default();
     scripts
         .iter()
         .enumerate()
-        .map(|(i, s)| analysis::analyze_file(&s.text, i, file_ctx(dialect, version), &mut model))
+        .map(|(i, s)| analysis::analyze_file(&s.text, i, ctx.clone(), &mut model))
         .collect()
 }
 
@@ -294,9 +319,18 @@ pub fn predict(st: &Stmt) -> Prediction {
                 mode: m.as_str().to_string(),
             })
             .collect(),
+        maybe: st
+            .maybe_locks
+            .iter()
+            .map(|(n, m)| LockObs {
+                relation: n.name.clone(),
+                mode: m.as_str().to_string(),
+            })
+            .collect(),
         rewrite: st.rewrite,
         algorithm: st.plan.map(|p| p.algorithm.as_str().to_string()),
         lock_none: st.plan.map(|p| p.concurrent_dml),
+        refused: st.refused.clone(),
     }
 }
 

@@ -84,11 +84,26 @@ pub fn mode_name(pg_locks_mode: &str) -> PgMode {
     PgMode::parse(pg_locks_mode.strip_suffix("Lock").unwrap_or(pg_locks_mode))
 }
 
-/// What changed between two snapshots, with the modes seen on each oid.
-pub fn diff(before: &Snapshot, after: &Snapshot, seen: &[(u32, String)]) -> Observed {
+/// Views and sequences: their locks are observed where the prediction
+/// names them (`DROP VIEW`, `ALTER SEQUENCE`); elsewhere a lock on one is a
+/// query's read or a `nextval()`, which the lock table does not speak of.
+pub fn is_named_other(kind: &str) -> bool {
+    matches!(kind, "v" | "S")
+}
+
+/// What changed between two snapshots, with the modes seen on each oid;
+/// `named`: the relations the prediction names.
+pub fn diff(
+    before: &Snapshot,
+    after: &Snapshot,
+    seen: &[(u32, String)],
+    named: &[String],
+) -> Observed {
     let mut strongest: BTreeMap<String, PgMode> = BTreeMap::new();
+    let observed =
+        |r: &Rel| is_table(&r.kind) || is_named_other(&r.kind) && named.contains(&r.name);
     for (oid, mode) in seen {
-        if let Some(rel) = before.get(oid).filter(|r| is_table(&r.kind)) {
+        if let Some(rel) = before.get(oid).filter(|r| observed(r)) {
             let m = mode_name(mode);
             let e = strongest.entry(rel.name.clone()).or_insert(m);
             *e = (*e).max(m);
@@ -148,6 +163,8 @@ pub struct PgVerifier {
     session: Session,
     pub version: Version,
     pub version_text: String,
+    /// The server's TimeZone is UTC: timestamp ↔ timestamptz is no rewrite.
+    pub server_utc: bool,
     in_place: bool,
     opts: Options,
     policy: gate::Policy,
@@ -183,6 +200,7 @@ impl PgVerifier {
             .map_err(err)?
             .get(0);
         let version = Version::parse(&version_text).unwrap_or(Version(15, 0, 0));
+        let timezone: String = admin.query_one("SHOW TimeZone", &[]).map_err(err)?.get(0);
         let (cfg, admin_cfg, client, place, database) = if opts.in_place {
             admin
                 .batch_execute(&format!(
@@ -209,6 +227,7 @@ impl PgVerifier {
             session: Session::new(client)?,
             version,
             version_text,
+            server_utc: super::is_utc(&timezone),
             in_place: opts.in_place,
             policy: gate::Policy::new(Dialect::Postgres, &database, &opts.extensions),
             limits: Limits::new(opts.statement_limit, opts.total_limit),
@@ -256,7 +275,9 @@ impl PgVerifier {
     }
 
     pub fn replay(&mut self, scripts: &[Script]) -> Result<Run, VerifyError> {
-        let analyses = super::analyse(scripts, Dialect::Postgres, self.version);
+        let mut ctx = super::file_ctx(Dialect::Postgres, self.version);
+        ctx.server_utc = self.server_utc;
+        let analyses = super::analyse_in(scripts, ctx);
         let mut out = Vec::new();
         for (fa, script) in analyses.iter().zip(scripts) {
             for st in &fa.stmts {
@@ -362,7 +383,8 @@ impl PgVerifier {
             .collect();
         let after = snapshot(&mut self.session.client)?;
         self.ours(close)?;
-        Ok(diff(&before, &after, &seen))
+        let named: Vec<String> = st.locks.iter().map(|(n, _)| n.name.clone()).collect();
+        Ok(diff(&before, &after, &seen, &named))
     }
 
     /// Relation locks this session holds now.

@@ -160,7 +160,7 @@ pub fn run(w: &mut Watch, sampler: &mut Client, sql: &str) -> Result<Observed, V
         });
     }
     let after = snapshot(sampler)?;
-    let mut o = pg::diff(&before, &after, &seen);
+    let mut o = pg::diff(&before, &after, &seen, &w.predicted);
     o.watched = true;
     Ok(o)
 }

@@ -1,0 +1,201 @@
+//! Statements on objects other than tables whose locks land on tables or
+//! on the object itself: views, functions (their volatility decides a
+//! default's rewrite; their triggers go with them), triggers, policies,
+//! sequences, index renames, ANALYZE, and DML behind a `WITH`.
+use super::cursor::Cur;
+use crate::sql::lexer::Tok;
+use crate::sql::ops::Op;
+
+/// `CREATE [OR REPLACE] [MATERIALIZED] VIEW name … AS query`: the names
+/// the query mentions are its possible sources (for `DROP … CASCADE`).
+pub fn create_view(mut c: Cur, materialized: bool, or_replace: bool) -> Option<Op> {
+    c.eat(&["if", "not", "exists"]);
+    let name = c.name()?;
+    let mut deps: Vec<String> = c.toks[c.i..]
+        .iter()
+        .filter(|t| matches!(t.kind, Tok::Word | Tok::QuotedIdent))
+        .map(|t| match t.kind {
+            Tok::QuotedIdent => super::cursor::unquote(c.raw(t)),
+            _ => c.raw(t).to_ascii_lowercase(),
+        })
+        .filter(|w| *w != name.name)
+        .collect();
+    deps.sort();
+    deps.dedup();
+    Some(Op::CreateView {
+        name,
+        materialized,
+        or_replace,
+        deps,
+    })
+}
+
+/// `CREATE [OR REPLACE] FUNCTION|PROCEDURE name (…) … [IMMUTABLE|STABLE]`.
+/// The body is one string token, so only the clauses are read.
+pub fn create_function(mut c: Cur) -> Option<Op> {
+    let name = c.name()?;
+    let volatility = if c.has_word("immutable") {
+        'i'
+    } else if c.has_word("stable") {
+        's'
+    } else {
+        'v'
+    };
+    Some(Op::CreateFunction { name, volatility })
+}
+
+/// `DROP [MATERIALIZED] VIEW|FUNCTION [IF EXISTS] a, b [CASCADE]`.
+pub fn drop_objects(mut c: Cur, what: &str) -> Option<Op> {
+    if what == "materialized" {
+        c.eat(&["view"]);
+    }
+    c.eat(&["if", "exists"]);
+    let mut list = Vec::new();
+    while let Some(n) = c.name() {
+        // A function's argument list.
+        c.group();
+        list.push(n);
+        if !c.eat_punct(",") {
+            break;
+        }
+    }
+    let cascade = c.has_word("cascade");
+    Some(match what {
+        "function" | "procedure" | "routine" => Op::DropFunction {
+            names: list,
+            cascade,
+        },
+        _ => Op::DropView {
+            names: list,
+            materialized: what == "materialized",
+            cascade,
+        },
+    })
+}
+
+/// `CREATE [CONSTRAINT] TRIGGER … ON table … EXECUTE FUNCTION|PROCEDURE f(…)`.
+pub fn create_trigger(mut c: Cur) -> Option<Op> {
+    while !c.done() && !c.is(0, "on") {
+        c.i += 1;
+    }
+    c.i += 1;
+    let table = c.name()?;
+    let mut function = None;
+    while !c.done() {
+        if c.eat(&["execute", "function"]) || c.eat(&["execute", "procedure"]) {
+            function = c.name().map(|n| n.name);
+            break;
+        }
+        c.i += 1;
+    }
+    Some(Op::CreateTrigger { table, function })
+}
+
+/// `ALTER TRIGGER t ON table …`, `ALTER|DROP POLICY p ON table`.
+pub fn on_table(mut c: Cur, what: &str, drop: bool) -> Option<Op> {
+    c.eat(&["if", "exists"]);
+    c.ident()?;
+    if !c.eat(&["on"]) {
+        return None;
+    }
+    let table = c.name()?;
+    Some(match what {
+        "trigger" => Op::AlterTrigger { table },
+        _ => Op::Policy { table, drop },
+    })
+}
+
+/// `ALTER SEQUENCE [IF EXISTS] name …`: OWNED BY, RENAME, SET SCHEMA and
+/// OWNER change the catalog only; every other option changes the sequence.
+pub fn alter_sequence(mut c: Cur) -> Option<Op> {
+    c.eat(&["if", "exists"]);
+    let name = c.name()?;
+    let catalog_only = c.is(0, "owned")
+        || c.is(0, "rename")
+        || c.is(0, "owner")
+        || c.is(0, "set") && (c.is(1, "schema") || c.is(1, "logged") || c.is(1, "unlogged"));
+    Some(Op::AlterSequence {
+        name,
+        options: !catalog_only && !c.done(),
+    })
+}
+
+/// `ALTER INDEX [IF EXISTS] a RENAME TO b`.
+pub fn alter_index(mut c: Cur) -> Option<Op> {
+    c.eat(&["if", "exists"]);
+    let from = c.name()?;
+    if !c.eat(&["rename", "to"]) {
+        return Some(Op::Other);
+    }
+    Some(Op::RenameIndex {
+        from,
+        to: c.ident()?,
+    })
+}
+
+/// `ANALYZE [VERBOSE] [(options)] [table [(cols)], …]`.
+pub fn analyze(mut c: Cur) -> Op {
+    c.group();
+    c.eat(&["verbose"]);
+    let mut tables = Vec::new();
+    while let Some(n) = c.name() {
+        c.group();
+        tables.push(n);
+        if !c.eat_punct(",") {
+            break;
+        }
+    }
+    Op::Analyze { tables }
+}
+
+/// `WITH a AS (…), b AS (…) UPDATE|INSERT|DELETE …`: the statement after
+/// the common table expressions (a plain `WITH … SELECT` is `Other`).
+/// Data-modifying statements inside the CTEs are not followed.
+pub fn with(mut c: Cur) -> Option<Op> {
+    c.eat(&["recursive"]);
+    loop {
+        c.ident()?;
+        c.group();
+        if !c.eat(&["as"]) {
+            return Some(Op::Other);
+        }
+        let _ = c.eat(&["not", "materialized"]) || c.eat(&["materialized"]);
+        c.group()?;
+        if !c.eat_punct(",") {
+            break;
+        }
+    }
+    let verb = c.word_at(0).unwrap_or_default();
+    c.i += 1;
+    Some(match verb.as_str() {
+        "update" => {
+            c.eat(&["only"]);
+            let table = c.name()?;
+            Op::Dml {
+                table,
+                verb: "UPDATE",
+                bulk: !c.has_word("where"),
+            }
+        }
+        "delete" => {
+            c.eat(&["from"]);
+            c.eat(&["only"]);
+            let table = c.name()?;
+            Op::Dml {
+                table,
+                verb: "DELETE",
+                bulk: !c.has_word("where"),
+            }
+        }
+        "insert" => {
+            c.eat(&["into"]);
+            let table = c.name()?;
+            Op::Dml {
+                table,
+                verb: "INSERT",
+                bulk: c.has_word("select"),
+            }
+        }
+        _ => Op::Other,
+    })
+}
