@@ -56,6 +56,41 @@ fn exercises(run: &Run, key: &str) -> bool {
         .is_some_and(|r| r.predicted.keys.iter().any(|k| k == key))
 }
 
+/// Each named form on a fresh database: every statement must agree, and
+/// the last one (the form) must be one the lock table speaks of (a row, or
+/// a refusal the server confirms). Returns how many forms ran.
+fn replay_forms(
+    kind: world::Kind,
+    mut replay: impl FnMut(&[Script]) -> Run,
+    failures: &mut Vec<String>,
+) -> usize {
+    let forms = world::forms(kind);
+    let mut names = BTreeSet::new();
+    for f in &forms {
+        assert!(names.insert(f.name.clone()), "form `{}` twice", f.name);
+        let run = replay(std::slice::from_ref(&f.script));
+        for r in run
+            .statements
+            .iter()
+            .filter(|r| !r.disagreements.is_empty())
+        {
+            failures.push(describe(r));
+        }
+        match run.statements.last() {
+            Some(r) if r.predicted.keys.is_empty() => failures.push(format!(
+                "form `{}`: its last statement `{}` is no lock-table row",
+                f.name, r.statement
+            )),
+            Some(r) if r.observed.skipped.is_some() || r.observed.withheld.is_some() => {
+                failures.push(format!("form `{}`: its last statement was not run", f.name))
+            }
+            Some(_) => {}
+            None => failures.push(format!("form `{}`: no statement", f.name)),
+        }
+    }
+    forms.len()
+}
+
 #[test]
 fn postgres_lock_table_and_fixtures_agree_with_the_server() {
     let url = match servers::postgres() {
@@ -94,13 +129,23 @@ fn postgres_lock_table_and_fixtures_agree_with_the_server() {
         let run = world::drop_expected_refusals(run, &mut failures);
         agreeing_forms(&run, &mut forms, &mut failures);
     }
+    let named = replay_forms(
+        world::Kind::Postgres,
+        |s| {
+            v.reset().expect("reset");
+            v.replay(s).expect("replay")
+        },
+        &mut failures,
+    );
     println!(
-        "PostgreSQL {}: {} lock-table rows with examples, {} statement forms agree ({} from the rows)",
+        "PostgreSQL {}: {} lock-table rows with examples, {} statement forms agree ({} from the rows), {} named forms",
         v.version_text,
         rows.len(),
         forms.len(),
-        row_forms
+        row_forms,
+        named
     );
+    assert!(named >= 60, "only {named} named PostgreSQL forms");
     assert!(
         failures.is_empty(),
         "disagreements:\n{}",

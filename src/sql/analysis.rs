@@ -447,6 +447,8 @@ fn judge(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &effects::S
             if let Some(t) = e.table.as_ref().filter(|t| counts(t, mode)) {
                 put(&mut maybe, t, mode);
             }
+            // A trigger's REFRESH rewrites the view whenever it fires.
+            st.rewrite |= row.rewrites(ctx.version);
             continue;
         }
         if let Some(t) = &e.table {

@@ -108,17 +108,19 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
             table,
             concurrently,
             name,
+            only,
             ..
         } => {
             let partitioned = model.objects.partitioned.contains(&table.name);
             let key = match (*concurrently, partitioned) {
+                _ if *only && partitioned => "create_index_only",
                 (true, true) => "create_index_concurrently_partitioned",
                 (true, false) => "create_index_concurrently",
                 (false, true) => "create_index_partitioned",
                 (false, false) => "create_index",
             };
             let mut e = Effect::new(key, Some(table)).detail(name.clone().unwrap_or_default());
-            if partitioned && !*concurrently {
+            if partitioned && !*concurrently && !*only {
                 e.other = names(model.objects.all_partitions(&table.name));
             }
             vec![e]
@@ -268,10 +270,21 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
             .map(|t| Effect::new("lock_table", Some(t)).detail(mode.clone()))
             .collect(),
         Op::CreateTrigger { table, .. } => vec![Effect::new("create_trigger", Some(table))],
-        Op::DropTrigger { table } => vec![Effect::new("drop_trigger", table.as_ref())],
+        Op::DropTrigger { table, .. } => vec![Effect::new("drop_trigger", table.as_ref())],
         Op::CreatePolicy { table } => vec![Effect::new("create_policy", Some(table))],
         Op::CreateRule { table } => vec![Effect::new("create_rule", Some(table))],
-        Op::Dml { table, verb, .. } => dml(table, verb, model),
+        Op::Dml {
+            table,
+            verb,
+            cte_writes,
+            ..
+        } => {
+            let mut out = dml(table, verb, model);
+            for w in cte_writes {
+                out.extend(dml(w, "WITH", model));
+            }
+            out
+        }
         _ => Vec::new(),
     }
 }
@@ -279,8 +292,9 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
 /// The table of an index the history created, when the name as written
 /// (schema included) is that index: `DROP INDEX other.i` is not `i`.
 fn index_table(model: &Model, n: &Name) -> Option<Name> {
-    let t = model.indexes.get(&n.name)?;
-    let schema = model.index_schema.get(&n.name).cloned().flatten();
+    let stored = super::schema::stored_name(&n.name);
+    let t = model.indexes.get(&stored)?;
+    let schema = model.index_schema.get(&stored).cloned().flatten();
     let public = |s: &Option<String>| s.as_deref().is_none_or(|s| s == "public");
     let same = match (&n.schema, &schema) {
         (a, b) if public(a) && public(b) => true,
@@ -326,5 +340,13 @@ fn dml(table: &Name, verb: &str, model: &Model) -> Vec<Effect> {
             .into_iter()
             .map(|t| cond("dml_partition_route", t)),
     );
+    for (mv, concurrently) in model.objects.trigger_refreshes(&table.name) {
+        let key = if concurrently {
+            "dml_trigger_refresh_concurrently"
+        } else {
+            "dml_trigger_refresh"
+        };
+        out.push(cond(key, mv));
+    }
     out
 }

@@ -248,6 +248,8 @@ pub enum Op {
         unique: bool,
         if_not_exists: bool,
         kind: ConstraintKind,
+        /// `ON ONLY parent`: the partitioned parent's index alone, built by nothing.
+        only: bool,
     },
     DropIndex {
         names: Vec<Name>,
@@ -289,6 +291,8 @@ pub enum Op {
         name: Name,
         /// `i`, `s` or `v`, as `pg_proc.provolatile` (VOLATILE when unsaid).
         volatility: char,
+        /// Materialized views its body refreshes (`true`: CONCURRENTLY).
+        refreshes: Vec<(String, bool)>,
     },
     DropFunction {
         names: Vec<Name>,
@@ -340,11 +344,14 @@ pub enum Op {
     },
     CreateTrigger {
         table: Name,
+        /// The trigger's own name.
+        name: String,
         /// The function `EXECUTE FUNCTION|PROCEDURE` names.
         function: Option<String>,
     },
     DropTrigger {
         table: Option<Name>,
+        name: String,
     },
     CreatePolicy {
         table: Name,
@@ -358,6 +365,8 @@ pub enum Op {
         table: Name,
         verb: &'static str,
         bulk: bool,
+        /// Tables written by data-modifying `WITH` queries before it.
+        cte_writes: Vec<Name>,
     },
     /// MySQL `OPTIMIZE TABLE`.
     Optimize {

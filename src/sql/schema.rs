@@ -39,6 +39,16 @@ fn key(n: &Name) -> String {
     n.name.clone()
 }
 
+/// The name PostgreSQL stores: identifiers are cut to 63 bytes
+/// (NAMEDATALEN - 1), so a longer one and its cut form are the same object.
+pub fn stored_name(s: &str) -> String {
+    let mut end = s.len().min(63);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s[..end].to_string()
+}
+
 impl Model {
     pub fn table(&self, n: &Name) -> Option<&Table> {
         self.tables.get(&key(n))
@@ -158,7 +168,7 @@ impl Model {
         if (c.kind == ConstraintKind::Index || c.kind == ConstraintKind::Unique)
             && let Some(n) = &c.name
         {
-            self.indexes.insert(n.clone(), key(t));
+            self.indexes.insert(stored_name(n), key(t));
         }
         let tb_name = c.name.clone().unwrap_or_else(|| {
             format!(
@@ -218,15 +228,17 @@ impl Model {
                 table,
                 ..
             } => {
-                self.indexes.insert(n.clone(), key(table));
-                self.index_schema.insert(n.clone(), table.schema.clone());
+                self.indexes.insert(stored_name(n), key(table));
+                self.index_schema
+                    .insert(stored_name(n), table.schema.clone());
             }
             Op::RenameIndex { from, to } => {
-                if let Some(t) = self.indexes.remove(&from.name) {
+                let (from, to) = (stored_name(&from.name), stored_name(to));
+                if let Some(t) = self.indexes.remove(&from) {
                     self.indexes.insert(to.clone(), t);
                 }
-                if let Some(s) = self.index_schema.remove(&from.name) {
-                    self.index_schema.insert(to.clone(), s);
+                if let Some(s) = self.index_schema.remove(&from) {
+                    self.index_schema.insert(to, s);
                 }
             }
             Op::DropTable { names, .. } => {

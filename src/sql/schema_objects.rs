@@ -26,8 +26,10 @@ pub struct Objects {
     pub views: BTreeMap<String, View>,
     /// User function → `i`, `s` or `v` (as `pg_proc.provolatile`).
     pub functions: HashMap<String, char>,
-    /// `(table, function)` of each trigger.
-    pub triggers: Vec<(String, String)>,
+    /// `(table, trigger, function)` of each trigger.
+    pub triggers: Vec<(String, String, String)>,
+    /// Function → the materialized views its body refreshes (`true`: CONCURRENTLY).
+    pub refreshes: HashMap<String, Vec<(String, bool)>>,
     /// Domain → it has constraints (CHECK / NOT NULL).
     pub domains: HashMap<String, bool>,
     /// Tables moved off the default tablespace.
@@ -60,7 +62,7 @@ impl Objects {
         if let Some(v) = self.views.remove(from) {
             self.views.insert(to.to_string(), v);
         }
-        for (t, _) in self.triggers.iter_mut().filter(|(t, _)| t == from) {
+        for (t, _, _) in self.triggers.iter_mut().filter(|(t, _, _)| t == from) {
             *t = to.to_string();
         }
     }
@@ -94,13 +96,26 @@ impl Objects {
         out.into_iter().collect()
     }
 
+    /// Materialized views the triggers on `table` refresh (`true`: CONCURRENTLY).
+    pub fn trigger_refreshes(&self, table: &str) -> Vec<(String, bool)> {
+        let mut out: Vec<(String, bool)> = self
+            .triggers
+            .iter()
+            .filter(|(t, _, _)| t == table)
+            .flat_map(|(_, _, f)| self.refreshes.get(f).cloned().unwrap_or_default())
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// Tables with a trigger that calls `function`.
     pub fn trigger_tables(&self, function: &str) -> Vec<String> {
         let mut out: Vec<String> = self
             .triggers
             .iter()
-            .filter(|(_, f)| f == function)
-            .map(|(t, _)| t.clone())
+            .filter(|(_, _, f)| f == function)
+            .map(|(t, _, _)| t.clone())
             .collect();
         out.sort();
         out.dedup();
@@ -118,7 +133,7 @@ impl Objects {
         self.default_partition.retain(|_, d| d != name);
         self.views.remove(name);
         self.tablespace.remove(name);
-        self.triggers.retain(|(t, _)| t != name);
+        self.triggers.retain(|(t, _, _)| t != name);
     }
 }
 
@@ -208,19 +223,31 @@ impl Model {
             Op::CreateDomain { name, constrained } => {
                 o.domains.insert(name.name.clone(), *constrained);
             }
-            Op::CreateFunction { name, volatility } => {
+            Op::CreateFunction {
+                name,
+                volatility,
+                refreshes,
+            } => {
                 o.functions.insert(name.name.clone(), *volatility);
+                o.refreshes.insert(name.name.clone(), refreshes.clone());
             }
             Op::DropFunction { names, .. } => {
                 for n in names {
                     o.functions.remove(&n.name);
-                    o.triggers.retain(|(_, f)| *f != n.name);
+                    o.refreshes.remove(&n.name);
+                    o.triggers.retain(|(_, _, f)| *f != n.name);
                 }
             }
             Op::CreateTrigger {
                 table,
+                name,
                 function: Some(f),
-            } => o.triggers.push((table.name.clone(), f.clone())),
+            } => o
+                .triggers
+                .push((table.name.clone(), name.clone(), f.clone())),
+            Op::DropTrigger { table, name } => o
+                .triggers
+                .retain(|(t, n, _)| !(n == name && table.as_ref().is_none_or(|x| x.name == *t))),
             _ => {}
         }
     }

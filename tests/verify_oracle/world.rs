@@ -177,3 +177,33 @@ pub fn drop_expected_refusals(mut run: Run, failures: &mut Vec<String>) -> Run {
     });
     run
 }
+
+/// One form of `forms_pg.sql` / `forms_mariadb.sql`: its name and script.
+pub struct Form {
+    pub name: String,
+    pub script: Script,
+}
+
+/// The forms of a `-- form: <name>` file, in order.
+pub fn forms(kind: Kind) -> Vec<Form> {
+    let (file, text) = match kind {
+        Kind::Postgres => ("forms_pg.sql", include_str!("forms_pg.sql")),
+        Kind::MariaDb => ("forms_mariadb.sql", include_str!("forms_mariadb.sql")),
+    };
+    let mut out: Vec<Form> = Vec::new();
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix("-- form: ") {
+            out.push(Form {
+                name: name.trim().to_string(),
+                script: Script {
+                    name: format!("{file}: {}", name.trim()),
+                    text: String::new(),
+                },
+            });
+        } else if let Some(f) = out.last_mut() {
+            f.script.text.push_str(line);
+            f.script.text.push('\n');
+        }
+    }
+    out
+}

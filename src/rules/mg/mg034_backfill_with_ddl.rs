@@ -20,7 +20,13 @@ const TOOL_TABLES: &[&str] = &[
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for fa in c::pg_files(ctx) {
         for st in &fa.stmts {
-            let (Some(tx), Some(Op::Dml { table, verb, bulk })) = (st.tx, &st.op) else {
+            let (
+                Some(tx),
+                Some(Op::Dml {
+                    table, verb, bulk, ..
+                }),
+            ) = (st.tx, &st.op)
+            else {
                 continue;
             };
             if fa.is_new(table, st)

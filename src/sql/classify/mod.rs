@@ -233,6 +233,7 @@ pub fn classify(text: &str, toks: &[Token], dialect: Dialect) -> Option<Op> {
                 table,
                 verb: "UPDATE",
                 bulk: !c.has_word("where"),
+                cte_writes: Vec::new(),
             }
         }
         "delete" => {
@@ -243,6 +244,7 @@ pub fn classify(text: &str, toks: &[Token], dialect: Dialect) -> Option<Op> {
                 table,
                 verb: "DELETE",
                 bulk: !c.has_word("where"),
+                cte_writes: Vec::new(),
             }
         }
         "insert" | "replace" => {
@@ -253,6 +255,7 @@ pub fn classify(text: &str, toks: &[Token], dialect: Dialect) -> Option<Op> {
                 table,
                 verb: "INSERT",
                 bulk: c.has_word("select"),
+                cte_writes: Vec::new(),
             }
         }
         "rename" if my => {
@@ -381,7 +384,7 @@ fn create(mut c: Cur, my: bool) -> Option<Op> {
             if !c.eat(&["on"]) {
                 return None;
             }
-            c.eat(&["only"]);
+            let only = c.eat(&["only"]);
             let table = c.name()?;
             if my {
                 let mut actions = vec![Alter::AddConstraint(Constraint::new(name, kind))];
@@ -408,6 +411,7 @@ fn create(mut c: Cur, my: bool) -> Option<Op> {
                 unique,
                 if_not_exists,
                 kind,
+                only,
             }
         }
         "materialized" | "view" => {
@@ -556,9 +560,9 @@ fn drop(mut c: Cur, my: bool) -> Option<Op> {
         }
         "trigger" => {
             c.eat(&["if", "exists"]);
-            c.name()?;
+            let name = c.name()?.name;
             let table = if c.eat(&["on"]) { c.name() } else { None };
-            Op::DropTrigger { table }
+            Op::DropTrigger { table, name }
         }
         "view" | "materialized" | "function" | "procedure" | "routine" => {
             objects::drop_objects(c, &what)?

@@ -41,7 +41,40 @@ pub fn create_function(mut c: Cur) -> Option<Op> {
     } else {
         'v'
     };
-    Some(Op::CreateFunction { name, volatility })
+    let refreshes = c.toks[c.i..]
+        .iter()
+        .filter(|t| matches!(t.kind, Tok::Str | Tok::DollarStr))
+        .flat_map(|t| refreshes(c.raw(t)))
+        .collect();
+    Some(Op::CreateFunction {
+        name,
+        volatility,
+        refreshes,
+    })
+}
+
+/// `REFRESH MATERIALIZED VIEW [CONCURRENTLY] name` in a function body:
+/// what a trigger calling the function locks.
+fn refreshes(body: &str) -> Vec<(String, bool)> {
+    let words: Vec<String> = body
+        .split(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '.'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if w == "refresh"
+            && words.get(i + 1).is_some_and(|x| x == "materialized")
+            && words.get(i + 2).is_some_and(|x| x == "view")
+        {
+            let conc = words.get(i + 3).is_some_and(|x| x == "concurrently");
+            if let Some(n) = words.get(i + if conc { 4 } else { 3 }) {
+                let n = n.rsplit('.').next().unwrap_or(n).to_string();
+                out.push((n, conc));
+            }
+        }
+    }
+    out
 }
 
 /// `DROP [MATERIALIZED] VIEW|FUNCTION [IF EXISTS] a, b [CASCADE]`.
@@ -75,6 +108,7 @@ pub fn drop_objects(mut c: Cur, what: &str) -> Option<Op> {
 
 /// `CREATE [CONSTRAINT] TRIGGER … ON table … EXECUTE FUNCTION|PROCEDURE f(…)`.
 pub fn create_trigger(mut c: Cur) -> Option<Op> {
+    let name = c.ident().unwrap_or_default();
     while !c.done() && !c.is(0, "on") {
         c.i += 1;
     }
@@ -88,7 +122,11 @@ pub fn create_trigger(mut c: Cur) -> Option<Op> {
         }
         c.i += 1;
     }
-    Some(Op::CreateTrigger { table, function })
+    Some(Op::CreateTrigger {
+        table,
+        name,
+        function,
+    })
 }
 
 /// `ALTER TRIGGER t ON table …`, `ALTER|DROP POLICY p ON table`.
@@ -153,6 +191,7 @@ pub fn analyze(mut c: Cur) -> Op {
 /// Data-modifying statements inside the CTEs are not followed.
 pub fn with(mut c: Cur) -> Option<Op> {
     c.eat(&["recursive"]);
+    let mut cte_writes = Vec::new();
     loop {
         c.ident()?;
         c.group();
@@ -160,7 +199,16 @@ pub fn with(mut c: Cur) -> Option<Op> {
             return Some(Op::Other);
         }
         let _ = c.eat(&["not", "materialized"]) || c.eat(&["materialized"]);
-        c.group()?;
+        let inner = c.group()?;
+        let mut q = Cur::new(c.text, inner);
+        let target =
+            if q.eat(&["insert", "into"]) || q.eat(&["update"]) || q.eat(&["delete", "from"]) {
+                q.eat(&["only"]);
+                q.name()
+            } else {
+                None
+            };
+        cte_writes.extend(target);
         if !c.eat_punct(",") {
             break;
         }
@@ -175,6 +223,7 @@ pub fn with(mut c: Cur) -> Option<Op> {
                 table,
                 verb: "UPDATE",
                 bulk: !c.has_word("where"),
+                cte_writes,
             }
         }
         "delete" => {
@@ -185,6 +234,7 @@ pub fn with(mut c: Cur) -> Option<Op> {
                 table,
                 verb: "DELETE",
                 bulk: !c.has_word("where"),
+                cte_writes,
             }
         }
         "insert" => {
@@ -194,6 +244,7 @@ pub fn with(mut c: Cur) -> Option<Op> {
                 table,
                 verb: "INSERT",
                 bulk: c.has_word("select"),
+                cte_writes,
             }
         }
         _ => Op::Other,

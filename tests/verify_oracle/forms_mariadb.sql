@@ -1,0 +1,2 @@
+-- ALTER forms replayed one by one on MariaDB 10.11 (forced ALGORITHM=/LOCK=
+-- probes on a copy), each on a fresh database. `-- form: <name>` starts one.

@@ -1,0 +1,401 @@
+-- Statement forms replayed one by one on PostgreSQL 15, each on a fresh
+-- scratch database: the setup makes the hazard real (rows, foreign keys
+-- both ways, a DEFAULT partition with rows, a domain with a CHECK, a
+-- plpgsql VOLATILE function, a sequence used by a default), the last
+-- statement is the form. `-- form: <name>` starts one.
+
+-- form: drop FK column, referenced table locked
+CREATE TABLE p (id int PRIMARY KEY); INSERT INTO p VALUES (1), (2);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id)); INSERT INTO c VALUES (1, 1);
+ALTER TABLE c DROP COLUMN p_id;
+
+-- form: drop FK column declared as a table constraint
+CREATE TABLE p (id int PRIMARY KEY);
+CREATE TABLE c (id int PRIMARY KEY, p_id int, CONSTRAINT c_p_fk FOREIGN KEY (p_id) REFERENCES p);
+ALTER TABLE c DROP COLUMN p_id;
+
+-- form: drop FK column added later by ALTER TABLE
+CREATE TABLE p (id int PRIMARY KEY);
+CREATE TABLE c (id int PRIMARY KEY, p_id int);
+ALTER TABLE c ADD CONSTRAINT c_p_fk FOREIGN KEY (p_id) REFERENCES p (id);
+ALTER TABLE c DROP COLUMN IF EXISTS p_id;
+
+-- form: drop a column that is not in the FK
+CREATE TABLE p (id int PRIMARY KEY);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id), note text);
+ALTER TABLE c DROP COLUMN note;
+
+-- form: drop referenced column CASCADE, referencing table locked
+CREATE TABLE p (id int PRIMARY KEY, code int UNIQUE); INSERT INTO p VALUES (1, 10);
+CREATE TABLE c (id int PRIMARY KEY, p_code int REFERENCES p (code)); INSERT INTO c VALUES (1, 10);
+ALTER TABLE p DROP COLUMN code CASCADE;
+
+-- form: type change of an FK column (rewrite)
+CREATE TABLE p (id bigint PRIMARY KEY); INSERT INTO p VALUES (1);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id)); INSERT INTO c VALUES (1, 1);
+ALTER TABLE c ALTER COLUMN p_id TYPE bigint;
+
+-- form: same-type restatement of an FK column (no rewrite, FK rebuilt)
+CREATE TABLE p (id uuid PRIMARY KEY);
+CREATE TABLE c (id int PRIMARY KEY, p_id uuid REFERENCES p (id));
+ALTER TABLE c ALTER COLUMN p_id TYPE uuid, ALTER COLUMN p_id DROP NOT NULL;
+
+-- form: type change of a referenced primary key, every referencing table
+CREATE TABLE p (id int PRIMARY KEY); INSERT INTO p VALUES (1);
+CREATE TABLE c1 (id int PRIMARY KEY, p_id bigint REFERENCES p (id)); INSERT INTO c1 VALUES (1, 1);
+CREATE TABLE c2 (id int PRIMARY KEY, p_id bigint REFERENCES p); INSERT INTO c2 VALUES (1, 1);
+ALTER TABLE p ALTER COLUMN id TYPE bigint;
+
+-- form: type change of a column that is not the referenced key
+CREATE TABLE p (id int PRIMARY KEY, n int);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id));
+ALTER TABLE p ALTER COLUMN n TYPE bigint;
+
+-- form: DROP TABLE of a child, referenced table locked
+CREATE TABLE p (id int PRIMARY KEY);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id));
+DROP TABLE c;
+
+-- form: DROP TABLE of a child after the parent was renamed
+CREATE TABLE p (id int PRIMARY KEY);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id));
+ALTER TABLE p RENAME TO p2;
+DROP TABLE c;
+
+-- form: DROP TABLE after its FK column was dropped
+CREATE TABLE p (id int PRIMARY KEY);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id));
+ALTER TABLE c DROP COLUMN p_id;
+DROP TABLE c;
+
+-- form: DROP TABLE CASCADE, referencing tables and views
+CREATE TABLE p (id int PRIMARY KEY); INSERT INTO p VALUES (1);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id)); INSERT INTO c VALUES (1, 1);
+CREATE MATERIALIZED VIEW p_mv AS SELECT id FROM p;
+CREATE VIEW p_v AS SELECT id FROM p;
+DROP TABLE p CASCADE;
+
+-- form: DROP TABLE CASCADE reaching a view built on a view
+CREATE TABLE p (id int PRIMARY KEY);
+CREATE VIEW p_v AS SELECT id FROM p;
+CREATE MATERIALIZED VIEW p_mv AS SELECT id FROM p_v;
+DROP TABLE IF EXISTS p CASCADE;
+
+-- form: DROP TABLE of two tables, one referencing the other
+CREATE TABLE p (id int PRIMARY KEY);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id));
+DROP TABLE c, p;
+
+-- form: TRUNCATE of a referenced table is refused
+CREATE TABLE p (id int PRIMARY KEY); INSERT INTO p VALUES (1);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id));
+TRUNCATE p;
+
+-- form: TRUNCATE of a referenced table together with its children
+CREATE TABLE p (id int PRIMARY KEY);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id));
+TRUNCATE p, c;
+
+-- form: TRUNCATE CASCADE
+CREATE TABLE p (id int PRIMARY KEY); INSERT INTO p VALUES (1);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id)); INSERT INTO c VALUES (1, 1);
+TRUNCATE p CASCADE;
+
+-- form: ATTACH PARTITION with a DEFAULT partition holding rows
+CREATE TABLE ev (id int, at date) PARTITION BY RANGE (at);
+CREATE TABLE ev_default PARTITION OF ev DEFAULT;
+INSERT INTO ev VALUES (1, '2020-01-01'), (2, '2030-01-01');
+CREATE TABLE ev_2026 (id int, at date);
+ALTER TABLE ev ATTACH PARTITION ev_2026 FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+
+-- form: CREATE TABLE PARTITION OF with a DEFAULT partition holding rows
+CREATE TABLE ev (id int, at date) PARTITION BY RANGE (at);
+CREATE TABLE ev_default PARTITION OF ev DEFAULT;
+INSERT INTO ev VALUES (1, '2020-01-01');
+CREATE TABLE ev_2026 PARTITION OF ev FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+
+-- form: ATTACH PARTITION without a DEFAULT partition
+CREATE TABLE ev (id int, at date) PARTITION BY RANGE (at);
+CREATE TABLE ev_2025 PARTITION OF ev FOR VALUES FROM ('2025-01-01') TO ('2026-01-01');
+CREATE TABLE ev_2026 (id int, at date);
+ALTER TABLE ev ATTACH PARTITION ev_2026 FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+
+-- form: list partition with a DEFAULT partition
+CREATE TABLE st (id int, region text) PARTITION BY LIST (region);
+CREATE TABLE st_other PARTITION OF st DEFAULT;
+INSERT INTO st VALUES (1, 'eu');
+CREATE TABLE st_us PARTITION OF st FOR VALUES IN ('us');
+
+-- form: CREATE INDEX on a partitioned table, every partition
+CREATE TABLE ev (id int, at date) PARTITION BY RANGE (at);
+CREATE TABLE ev_2025 PARTITION OF ev FOR VALUES FROM ('2025-01-01') TO ('2026-01-01');
+CREATE TABLE ev_2026 PARTITION OF ev FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+INSERT INTO ev VALUES (1, '2025-06-01'), (2, '2026-06-01');
+CREATE INDEX ev_id_idx ON ev (id);
+
+-- form: CREATE INDEX on a partitioned table with an attached partition
+CREATE TABLE ev (id int, at date) PARTITION BY RANGE (at);
+CREATE TABLE ev_2026 (id int, at date);
+ALTER TABLE ev ATTACH PARTITION ev_2026 FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+CREATE UNIQUE INDEX ev_id_at_idx ON ev (id, at);
+
+-- form: CREATE INDEX on a sub-partitioned table
+CREATE TABLE ev (id int, at date, k int) PARTITION BY RANGE (at);
+CREATE TABLE ev_2026 PARTITION OF ev FOR VALUES FROM ('2026-01-01') TO ('2027-01-01') PARTITION BY LIST (k);
+CREATE TABLE ev_2026_1 PARTITION OF ev_2026 FOR VALUES IN (1);
+CREATE INDEX ev_k_idx ON ev (k);
+
+-- form: CREATE INDEX CONCURRENTLY on a partitioned table is refused
+CREATE TABLE ev (id int, at date) PARTITION BY RANGE (at);
+CREATE TABLE ev_2026 PARTITION OF ev FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+CREATE INDEX CONCURRENTLY ev_id_idx ON ev (id);
+
+-- form: CREATE INDEX ON ONLY a partitioned table
+CREATE TABLE ev (id int, at date) PARTITION BY RANGE (at);
+CREATE TABLE ev_2026 PARTITION OF ev FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+CREATE INDEX ev_id_idx ON ONLY ev (id);
+
+-- form: ALTER SEQUENCE RESTART, the sequence a default uses
+CREATE SEQUENCE ord_seq;
+CREATE TABLE ord (id bigint PRIMARY KEY DEFAULT nextval('ord_seq'), a int);
+INSERT INTO ord (a) VALUES (1);
+ALTER SEQUENCE ord_seq RESTART WITH 1000;
+
+-- form: ALTER SEQUENCE INCREMENT BY
+CREATE SEQUENCE ord_seq;
+CREATE TABLE ord (id bigint PRIMARY KEY DEFAULT nextval('ord_seq'), a int);
+ALTER SEQUENCE ord_seq INCREMENT BY 10;
+
+-- form: ALTER SEQUENCE of a serial column
+CREATE TABLE ord (id serial PRIMARY KEY, a int);
+INSERT INTO ord (a) VALUES (1);
+ALTER SEQUENCE ord_id_seq MAXVALUE 1000000;
+
+-- form: DROP POLICY
+CREATE TABLE t (id int PRIMARY KEY, owner text);
+ALTER TABLE t ENABLE ROW LEVEL SECURITY;
+CREATE POLICY t_own ON t USING (owner = current_user);
+DROP POLICY t_own ON t;
+
+-- form: DROP POLICY IF EXISTS
+CREATE TABLE t (id int PRIMARY KEY, owner text);
+CREATE POLICY t_own ON t USING (owner = current_user);
+DROP POLICY IF EXISTS t_own ON t;
+
+-- form: ALTER POLICY
+CREATE TABLE t (id int PRIMARY KEY, owner text);
+CREATE POLICY t_own ON t USING (owner = current_user);
+ALTER POLICY t_own ON t USING (true);
+
+-- form: DROP VIEW
+CREATE TABLE t (id int PRIMARY KEY);
+CREATE VIEW t_v AS SELECT id FROM t;
+DROP VIEW t_v;
+
+-- form: DROP VIEW CASCADE reaching a materialized view
+CREATE TABLE t (id int PRIMARY KEY);
+CREATE VIEW t_v AS SELECT id FROM t;
+CREATE MATERIALIZED VIEW t_mv AS SELECT id FROM t_v;
+DROP VIEW t_v CASCADE;
+
+-- form: DROP MATERIALIZED VIEW
+CREATE TABLE t (id int PRIMARY KEY);
+CREATE MATERIALIZED VIEW t_mv AS SELECT id FROM t;
+DROP MATERIALIZED VIEW t_mv;
+
+-- form: DROP MATERIALIZED VIEW IF EXISTS of two
+CREATE TABLE t (id int PRIMARY KEY);
+CREATE MATERIALIZED VIEW t_mv AS SELECT id FROM t;
+CREATE MATERIALIZED VIEW t_mv2 AS SELECT id FROM t;
+DROP MATERIALIZED VIEW IF EXISTS t_mv, t_mv2;
+
+-- form: CREATE OR REPLACE VIEW of an existing view
+CREATE TABLE t (id int PRIMARY KEY, a int);
+CREATE VIEW t_v AS SELECT id FROM t;
+CREATE OR REPLACE VIEW t_v AS SELECT id, a FROM t;
+
+-- form: DROP FUNCTION CASCADE of a trigger function
+CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN NEW.a := 1; RETURN NEW; END$$;
+CREATE TABLE t1 (id int PRIMARY KEY, a int);
+CREATE TABLE t2 (id int PRIMARY KEY, a int);
+CREATE TRIGGER t1_touch BEFORE INSERT ON t1 FOR EACH ROW EXECUTE FUNCTION touch();
+CREATE TRIGGER t2_touch BEFORE INSERT ON t2 FOR EACH ROW EXECUTE PROCEDURE touch();
+DROP FUNCTION touch() CASCADE;
+
+-- form: ALTER TRIGGER RENAME
+CREATE FUNCTION touch() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN RETURN NEW; END$$;
+CREATE TABLE t (id int PRIMARY KEY, a int);
+CREATE TRIGGER t_touch BEFORE INSERT ON t FOR EACH ROW EXECUTE FUNCTION touch();
+ALTER TRIGGER t_touch ON t RENAME TO t_touch2;
+
+-- form: SET user_catalog_table
+CREATE TABLE t (id int PRIMARY KEY, a int);
+ALTER TABLE t SET (user_catalog_table = true);
+
+-- form: SET fillfactor and autovacuum
+CREATE TABLE t (id int PRIMARY KEY, a int);
+ALTER TABLE t SET (fillfactor = 80, autovacuum_vacuum_scale_factor = 0.01);
+
+-- form: SET toast autovacuum
+CREATE TABLE t (id int PRIMARY KEY, b text);
+ALTER TABLE t SET (toast.autovacuum_enabled = false);
+
+-- form: RESET parameters
+CREATE TABLE t (id int PRIMARY KEY, a int) WITH (fillfactor = 70);
+ALTER TABLE t RESET (fillfactor);
+
+-- form: SET mixed parameters take the stronger lock
+CREATE TABLE t (id int PRIMARY KEY, a int);
+ALTER TABLE t SET (fillfactor = 80, user_catalog_table = true);
+
+-- form: USING the column itself
+CREATE TABLE t (id int PRIMARY KEY, v varchar(10)); INSERT INTO t VALUES (1, 'a');
+ALTER TABLE t ALTER COLUMN v TYPE varchar(20) USING v;
+
+-- form: USING a relabel cast
+CREATE TABLE t (id int PRIMARY KEY, v varchar(10)); INSERT INTO t VALUES (1, 'a');
+ALTER TABLE t ALTER COLUMN v TYPE text USING v::text;
+
+-- form: USING an expression rewrites
+CREATE TABLE t (id int PRIMARY KEY, v varchar(10)); INSERT INTO t VALUES (1, 'a');
+ALTER TABLE t ALTER COLUMN v TYPE text USING lower(v);
+
+-- form: USING a cast that converts rewrites
+CREATE TABLE t (id int PRIMARY KEY, n text); INSERT INTO t VALUES (1, '5');
+ALTER TABLE t ALTER COLUMN n TYPE int USING n::int;
+
+-- form: timestamp precision grows
+CREATE TABLE t (id int PRIMARY KEY, at timestamp(3)); INSERT INTO t VALUES (1, now());
+ALTER TABLE t ALTER COLUMN at TYPE timestamp(6);
+
+-- form: timestamp precision dropped
+CREATE TABLE t (id int PRIMARY KEY, at timestamp(3)); INSERT INTO t VALUES (1, now());
+ALTER TABLE t ALTER COLUMN at TYPE timestamp;
+
+-- form: timestamp precision shrinks rewrites
+CREATE TABLE t (id int PRIMARY KEY, at timestamp); INSERT INTO t VALUES (1, now());
+ALTER TABLE t ALTER COLUMN at TYPE timestamp(0);
+
+-- form: timestamp to timestamptz after SET timezone UTC
+CREATE TABLE t (id int PRIMARY KEY, at timestamp); INSERT INTO t VALUES (1, now());
+SET timezone = 'UTC';
+ALTER TABLE t ALTER COLUMN at TYPE timestamptz USING at;
+
+-- form: timestamp to timestamptz after SET TIME ZONE UTC
+CREATE TABLE t (id int PRIMARY KEY, at timestamp); INSERT INTO t VALUES (1, now());
+SET TIME ZONE 'UTC';
+ALTER TABLE t ALTER COLUMN at TYPE timestamp with time zone;
+
+-- form: timestamp to timestamptz in another time zone rewrites
+CREATE TABLE t (id int PRIMARY KEY, at timestamp); INSERT INTO t VALUES (1, now());
+SET timezone = 'Europe/Paris';
+ALTER TABLE t ALTER COLUMN at TYPE timestamptz;
+
+-- form: timestamptz to timestamp under UTC
+CREATE TABLE t (id int PRIMARY KEY, at timestamptz); INSERT INTO t VALUES (1, now());
+SET TIME ZONE 'Etc/UTC';
+ALTER TABLE t ALTER COLUMN at TYPE timestamp;
+
+-- form: SET TABLESPACE to the table's own
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t SET TABLESPACE pg_default;
+
+-- form: SET ACCESS METHOD heap on a heap table
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t SET ACCESS METHOD heap;
+
+-- form: ADD COLUMN of a domain with a CHECK and a constant default
+CREATE DOMAIN posint AS int CHECK (VALUE > 0);
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t ADD COLUMN c posint DEFAULT 1;
+
+-- form: ADD COLUMN of a domain with a CHECK and no default
+CREATE DOMAIN posint AS int CHECK (VALUE > 0);
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t ADD COLUMN c posint;
+
+-- form: ADD COLUMN of an unconstrained domain
+CREATE DOMAIN label AS text;
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t ADD COLUMN c label DEFAULT 'x';
+
+-- form: ADD COLUMN default calling a plpgsql VOLATILE function
+CREATE FUNCTION next_code() RETURNS text LANGUAGE plpgsql AS $$BEGIN RETURN md5(random()::text); END$$;
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t ADD COLUMN code text NOT NULL DEFAULT next_code();
+
+-- form: ADD COLUMN default calling an IMMUTABLE function
+CREATE FUNCTION zero() RETURNS int LANGUAGE sql IMMUTABLE AS $$SELECT 0$$;
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t ADD COLUMN c int DEFAULT zero();
+
+-- form: ADD COLUMN default calling a STABLE built-in
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t ADD COLUMN c timestamptz DEFAULT now();
+
+-- form: ADD COLUMN default calling a VOLATILE built-in
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t ADD COLUMN c timestamptz DEFAULT clock_timestamp();
+
+-- form: ADD COLUMN default nextval of a sequence
+CREATE SEQUENCE t_seq;
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t ADD COLUMN n bigint DEFAULT nextval('t_seq');
+
+-- form: ADD COLUMN with a CHECK scans
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t ADD COLUMN c int DEFAULT 1 CHECK (c > 0);
+
+-- form: ANALYZE one table
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t SELECT g, g FROM generate_series(1, 50) g;
+ANALYZE t;
+
+-- form: ANALYZE columns of two tables
+CREATE TABLE t (id int PRIMARY KEY, a int);
+CREATE TABLE u (id int PRIMARY KEY, b int);
+ANALYZE t (a), u;
+
+-- form: INSERT into a child checks the referenced table
+CREATE TABLE p (id int PRIMARY KEY); INSERT INTO p VALUES (1);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id));
+INSERT INTO c VALUES (1, 1);
+
+-- form: DELETE from a parent with ON DELETE CASCADE children
+CREATE TABLE p (id int PRIMARY KEY); INSERT INTO p VALUES (1);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id) ON DELETE CASCADE); INSERT INTO c VALUES (1, 1);
+DELETE FROM p;
+
+-- form: DELETE from a parent with NO ACTION children
+CREATE TABLE p (id int PRIMARY KEY); INSERT INTO p VALUES (1), (2);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id)); INSERT INTO c VALUES (1, 1);
+DELETE FROM p WHERE id = 2;
+
+-- form: UPDATE through a CTE
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+WITH x AS (SELECT 1 AS id) UPDATE t SET a = 2 FROM x WHERE t.id = x.id;
+
+-- form: INSERT into a partitioned table routes to one partition
+CREATE TABLE ev (id int, at date) PARTITION BY RANGE (at);
+CREATE TABLE ev_2025 PARTITION OF ev FOR VALUES FROM ('2025-01-01') TO ('2026-01-01');
+CREATE TABLE ev_2026 PARTITION OF ev FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+INSERT INTO ev VALUES (1, '2026-06-01');
+
+-- form: DROP TABLE of a temporary table
+CREATE TEMPORARY TABLE tmp AS SELECT 1 AS id;
+DROP TABLE tmp;
+
+-- form: DROP INDEX named under another schema is not the index
+CREATE TABLE t (id int PRIMARY KEY, a int);
+CREATE INDEX t_a_idx ON t (a);
+DROP INDEX IF EXISTS t.t_a_idx;
+
+-- form: DROP INDEX after ALTER INDEX RENAME
+CREATE TABLE t (id int PRIMARY KEY, a int);
+CREATE INDEX t_a_idx ON t (a);
+ALTER INDEX t_a_idx RENAME TO t_a_idx2;
+DROP INDEX t_a_idx2;
+
+-- form: type change to COLLATE "C" on an indexed column
+CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, 'x');
+CREATE INDEX t_b_idx ON t (b);
+ALTER TABLE t ALTER COLUMN b TYPE text COLLATE "C";
