@@ -224,12 +224,22 @@ fn mariadb_lock_table_and_fixtures_agree_with_the_server() {
         }
         agreeing_forms(&run, &mut forms, &mut failures);
     }
+    let named = replay_forms(
+        world::Kind::MariaDb,
+        |s| {
+            v.reset().expect("reset");
+            v.replay(s).expect("replay")
+        },
+        &mut failures,
+    );
     println!(
-        "MariaDB {}: {} lock-table rows with examples, {} ALTER forms probed and agreeing",
+        "MariaDB {}: {} lock-table rows with examples, {} ALTER forms probed and agreeing, {} named forms",
         v.version_text,
         rows.len(),
-        probed.len()
+        probed.len(),
+        named
     );
+    assert!(named >= 12, "only {named} named MariaDB forms");
     assert!(
         failures.is_empty(),
         "disagreements:\n{}",

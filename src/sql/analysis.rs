@@ -160,7 +160,13 @@ fn is_catalog(n: &Name) -> bool {
 }
 
 pub fn my_mode(p: MyPlan) -> String {
-    let lock = if p.concurrent_dml { "NONE" } else { "SHARED" };
+    let lock = if p.exclusive {
+        "EXCLUSIVE"
+    } else if p.concurrent_dml {
+        "NONE"
+    } else {
+        "SHARED"
+    };
     format!("ALGORITHM={}, LOCK={lock}", p.algorithm.as_str())
 }
 
@@ -398,7 +404,7 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
 
 fn judge(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &effects::SessionFacts) {
     if ctx.dialect.is_mysql() {
-        st.effects = effects_my::effects(op, model, st.fk_checks_off);
+        st.effects = effects_my::effects(op, model, st.fk_checks_off, ctx.dialect);
         let plans: Vec<MyPlan> = st
             .effects
             .iter()
@@ -408,6 +414,7 @@ fn judge(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &effects::S
             let plan = MyPlan {
                 algorithm: worst,
                 concurrent_dml: plans.iter().all(|p| p.concurrent_dml),
+                exclusive: plans.iter().any(|p| p.exclusive),
                 rebuild: plans.iter().any(|p| p.rebuild),
             };
             st.rewrite = plan.rebuild;

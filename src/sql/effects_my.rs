@@ -1,4 +1,5 @@
 //! MySQL/MariaDB: which `locks/mysql.csv` row each ALTER action is.
+use super::Dialect;
 use super::effects::Effect;
 use super::ops::{Alter, ConstraintKind, Name, Op};
 use super::schema::Model;
@@ -18,7 +19,7 @@ fn eff(key: &'static str, t: &Name, action: usize) -> Effect {
 }
 
 /// `fk_checks_off`: `SET foreign_key_checks = 0` is in force.
-pub fn effects(op: &Op, model: &Model, fk_checks_off: bool) -> Vec<Effect> {
+pub fn effects(op: &Op, model: &Model, fk_checks_off: bool, dialect: Dialect) -> Vec<Effect> {
     match op {
         Op::AlterTable { table, actions } => {
             let drops_pk = actions.iter().any(|a| matches!(a, Alter::DropPrimaryKey));
@@ -28,7 +29,16 @@ pub fn effects(op: &Op, model: &Model, fk_checks_off: bool) -> Vec<Effect> {
             actions
                 .iter()
                 .enumerate()
-                .filter_map(|(i, a)| action(table, a, i, model, fk_checks_off, (drops_pk, adds_pk)))
+                .filter_map(|(i, a)| {
+                    action(
+                        table,
+                        a,
+                        i,
+                        model,
+                        (fk_checks_off, dialect),
+                        (drops_pk, adds_pk),
+                    )
+                })
                 .collect()
         }
         Op::Optimize { tables } => tables
@@ -49,7 +59,7 @@ fn action(
     a: &Alter,
     i: usize,
     model: &Model,
-    fk_off: bool,
+    (fk_off, dialect): (bool, Dialect),
     (drops_pk, adds_pk): (bool, bool),
 ) -> Option<Effect> {
     let e = |key| eff(key, t, i);
@@ -82,7 +92,23 @@ fn action(
             x
         }
         Alter::DropColumn { name, .. } => {
-            let mut x = e("drop_column");
+            // Observed on MariaDB only; MySQL keeps the general row.
+            let indexed = dialect == Dialect::MariaDb
+                && model.table(t).is_some_and(|tb| {
+                    tb.constraints.values().any(|c| {
+                        matches!(
+                            c.kind,
+                            ConstraintKind::Index
+                                | ConstraintKind::Unique
+                                | ConstraintKind::Fulltext
+                        ) && c.columns.iter().any(|x| x == name)
+                    }) || tb.columns.get(name).is_some_and(|c| c.unique)
+                });
+            let mut x = e(if indexed {
+                "drop_column_indexed"
+            } else {
+                "drop_column"
+            });
             x.column = Some(name.clone());
             x
         }
@@ -98,8 +124,14 @@ fn action(
             ..
         } => {
             let table_cs = model.table(t).and_then(|tb| tb.charset.as_deref());
-            let (key, detail) =
-                types::mysql_modify_key(model.column(t, name), col, new_name.is_some(), table_cs);
+            let mariadb = dialect == Dialect::MariaDb;
+            let (key, detail) = types::mysql_modify_key(
+                model.column(t, name),
+                col,
+                new_name.is_some(),
+                table_cs,
+                mariadb,
+            );
             let key = if col.positioned && key == "set_default" {
                 "reorder_column"
             } else {
@@ -138,7 +170,7 @@ fn action(
         Alter::DropIndex(_) => e("drop_index"),
         Alter::DropConstraint { .. } => e("drop_fk"),
         Alter::RenameConstraint => e("rename_index"),
-        Alter::RenameTo(_) => e("rename_table"),
+        Alter::RenameTo(_) => e("rename_to"),
         Alter::ConvertCharset => e("convert_charset"),
         Alter::RowFormat => e("row_format"),
         Alter::Engine | Alter::Force => {

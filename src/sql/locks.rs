@@ -144,6 +144,9 @@ pub struct MyRow {
     pub concurrent_dml: bool,
     pub mariadb_algorithm: Option<Algorithm>,
     pub mariadb_lock_none: bool,
+    /// MariaDB accepts only LOCK=EXCLUSIVE (reads wait too): `exclusive`
+    /// in the `mariadb_lock_none` column.
+    pub mariadb_lock_exclusive: bool,
     /// As `PgRow::example`, for MariaDB.
     pub example: String,
 }
@@ -154,6 +157,8 @@ pub struct MyPlan {
     pub algorithm: Algorithm,
     pub concurrent_dml: bool,
     pub rebuild: bool,
+    /// Reads wait too (LOCK=EXCLUSIVE is the least the server accepts).
+    pub exclusive: bool,
 }
 
 impl MyRow {
@@ -168,6 +173,7 @@ impl MyRow {
                 algorithm,
                 concurrent_dml: self.mariadb_lock_none,
                 rebuild: self.rebuild && algorithm >= Algorithm::Inplace,
+                exclusive: self.mariadb_lock_exclusive,
             };
         }
         let algorithm = match self.instant_since {
@@ -179,6 +185,7 @@ impl MyRow {
             algorithm,
             concurrent_dml: self.concurrent_dml || algorithm == Algorithm::Instant,
             rebuild: self.rebuild && algorithm != Algorithm::Instant,
+            exclusive: false,
         }
     }
 }
@@ -259,6 +266,7 @@ fn my_table() -> &'static HashMap<String, MyRow> {
                     concurrent_dml: yes(get(5)),
                     mariadb_algorithm: Algorithm::parse(get(6)),
                     mariadb_lock_none: yes(get(7)),
+                    mariadb_lock_exclusive: get(7).trim().eq_ignore_ascii_case("exclusive"),
                     example: get(9).into(),
                 };
                 (row.key.clone(), row)
@@ -322,7 +330,8 @@ mod tests {
             MyPlan {
                 algorithm: Algorithm::Copy,
                 concurrent_dml: false,
-                rebuild: true
+                rebuild: true,
+                exclusive: false
             }
         );
     }

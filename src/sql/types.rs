@@ -85,15 +85,18 @@ pub fn mysql_modify_key(
     new: &ColumnDef,
     renamed: bool,
     table_charset: Option<&str>,
+    mariadb: bool,
 ) -> (&'static str, String) {
     let Some(old) = old.filter(|o| !o.ty.base.is_empty()) else {
-        // Without the earlier definition only the nullability is certain.
-        let key = if new.not_null {
-            "make_not_null"
-        } else {
-            "make_null"
-        };
-        return (key, format!("to {} (previous type unknown)", new.ty.raw));
+        // Without the earlier definition the change may be anything: judged
+        // as a type change (COPY), as PostgreSQL judges an unknown old type.
+        return (
+            "modify_unknown_type",
+            format!(
+                "to {}; the history does not show its earlier type, so it is judged as a type change",
+                new.ty.raw
+            ),
+        );
     };
     let detail = format!("{} → {}", old.ty.raw, new.ty.raw);
     let (o, n) = (&old.ty, &new.ty);
@@ -114,10 +117,18 @@ pub fn mysql_modify_key(
             o.args.first().copied().unwrap_or(0),
             n.args.first().copied().unwrap_or(0),
         );
+        // The length prefix grows from 1 to 2 bytes past 255 bytes; MariaDB
+        // stores values of a column up to 127 bytes with 1 byte in any case,
+        // so only a column of 128-255 bytes crosses (observed on 10.11).
+        let crosses = if mariadb {
+            (128..=255).contains(&(a * cs)) && b * cs > 255
+        } else {
+            (a * cs > 255) != (b * cs > 255)
+        };
         if b < a {
             "varchar_shrink"
         } else if b > a {
-            if (a * cs > 255) != (b * cs > 255) {
+            if crosses {
                 "varchar_extend_cross"
             } else if o.base == "char" {
                 "type_change"
@@ -208,15 +219,28 @@ mod tests {
             ..ColumnDef::default()
         };
         assert_eq!(
-            mysql_modify_key(Some(&col(50)), &col(60), false, None).0,
+            mysql_modify_key(Some(&col(50)), &col(60), false, None, false).0,
             "varchar_extend_same_bucket"
         );
         assert_eq!(
-            mysql_modify_key(Some(&col(50)), &col(100), false, None).0,
+            mysql_modify_key(Some(&col(50)), &col(100), false, None, false).0,
             "varchar_extend_cross"
         );
         assert_eq!(
-            mysql_modify_key(Some(&col(50)), &col(100), false, Some("latin1")).0,
+            mysql_modify_key(Some(&col(50)), &col(100), false, Some("latin1"), false).0,
+            "varchar_extend_same_bucket"
+        );
+        // MariaDB: up to 127 bytes the prefix is one byte whatever the maximum.
+        assert_eq!(
+            mysql_modify_key(Some(&col(10)), &col(100), false, None, true).0,
+            "varchar_extend_same_bucket"
+        );
+        assert_eq!(
+            mysql_modify_key(Some(&col(60)), &col(100), false, None, true).0,
+            "varchar_extend_cross"
+        );
+        assert_eq!(
+            mysql_modify_key(Some(&col(64)), &col(100), false, None, true).0,
             "varchar_extend_same_bucket"
         );
     }

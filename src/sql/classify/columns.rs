@@ -343,7 +343,7 @@ pub fn constraint(c: &mut Cur) -> Option<Constraint> {
     Some(con)
 }
 
-fn idents(text: &str, toks: &[Token]) -> Vec<String> {
+pub(super) fn idents(text: &str, toks: &[Token]) -> Vec<String> {
     toks.iter()
         .filter(|t| matches!(t.kind, Tok::Word | Tok::QuotedIdent))
         .map(|t| {

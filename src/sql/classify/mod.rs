@@ -387,8 +387,11 @@ fn create(mut c: Cur, my: bool) -> Option<Op> {
             let only = c.eat(&["only"]);
             let table = c.name()?;
             if my {
-                let mut actions = vec![Alter::AddConstraint(Constraint::new(name, kind))];
-                c.group();
+                let mut con = Constraint::new(name, kind);
+                if let Some(g) = c.group() {
+                    con.columns = columns::idents(c.text, g);
+                }
+                let mut actions = vec![Alter::AddConstraint(con)];
                 while !c.done() {
                     if let Some(w) = c.word_at(0).filter(|w| w == "algorithm" || w == "lock") {
                         c.i += 1;

@@ -9,8 +9,9 @@ fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
 }
 
-fn dml(lock_none: Option<bool>) -> &'static str {
+fn dml(lock_none: Option<bool>, exclusive: bool) -> &'static str {
     match lock_none {
+        _ if exclusive => "LOCK=EXCLUSIVE",
         Some(true) => "LOCK=NONE",
         Some(false) => "LOCK=SHARED",
         None => "LOCK=?",
@@ -35,14 +36,20 @@ pub fn compare(p: &Prediction, o: &Observed) -> Vec<String> {
     let mut out = Vec::new();
     if p.algorithm.is_some() || o.algorithm.is_some() {
         match (&p.algorithm, &o.algorithm) {
-            (Some(pa), Some(oa)) if pa != oa || p.lock_none != o.lock_none => out.push(format!(
-                "algorithm: predicted ALGORITHM={pa}, {}, observed ALGORITHM={oa}, {}",
-                dml(p.lock_none),
-                dml(o.lock_none)
-            )),
+            (Some(pa), Some(oa))
+                if pa != oa
+                    || p.lock_none != o.lock_none
+                    || p.lock_exclusive != o.lock_exclusive =>
+            {
+                out.push(format!(
+                    "algorithm: predicted ALGORITHM={pa}, {}, observed ALGORITHM={oa}, {}",
+                    dml(p.lock_none, p.lock_exclusive),
+                    dml(o.lock_none, o.lock_exclusive)
+                ))
+            }
             (None, Some(oa)) => out.push(format!(
                 "algorithm: predicted nothing, observed ALGORITHM={oa}, {}",
-                dml(o.lock_none)
+                dml(o.lock_none, o.lock_exclusive)
             )),
             _ => {}
         }
@@ -96,7 +103,7 @@ pub fn predicted_text(p: &Prediction) -> String {
         return "(refused)".into();
     }
     if let Some(a) = &p.algorithm {
-        return format!("ALGORITHM={a}, {}", dml(p.lock_none));
+        return format!("ALGORITHM={a}, {}", dml(p.lock_none, p.lock_exclusive));
     }
     locks_text(&p.locks)
 }
@@ -112,7 +119,7 @@ pub fn observed_text(o: &Observed) -> String {
         return "(refused)".into();
     }
     if let Some(a) = &o.algorithm {
-        return format!("ALGORITHM={a}, {}", dml(o.lock_none));
+        return format!("ALGORITHM={a}, {}", dml(o.lock_none, o.lock_exclusive));
     }
     let fresh: Vec<_> = o
         .locks

@@ -59,6 +59,9 @@ pub struct Prediction {
     /// MySQL/MariaDB: concurrent DML allowed (LOCK=NONE).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lock_none: Option<bool>,
+    /// MySQL/MariaDB: only LOCK=EXCLUSIVE (reads wait too).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lock_exclusive: bool,
     /// The server refuses the statement (why, from the lock table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
@@ -82,6 +85,9 @@ pub struct Observed {
     pub algorithm: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lock_none: Option<bool>,
+    /// MySQL/MariaDB: the server accepted only LOCK=EXCLUSIVE.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lock_exclusive: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub created: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -330,6 +336,7 @@ pub fn predict(st: &Stmt) -> Prediction {
         rewrite: st.rewrite,
         algorithm: st.plan.map(|p| p.algorithm.as_str().to_string()),
         lock_none: st.plan.map(|p| p.concurrent_dml),
+        lock_exclusive: st.plan.is_some_and(|p| p.exclusive),
         refused: st.refused.clone(),
     }
 }

@@ -232,12 +232,14 @@ impl MyVerifier {
             Some(Op::AlterTable { actions, .. })
                 if actions.iter().any(|a| matches!(a, Alter::RenameTo(_))) =>
             {
-                // A copy renamed to the target name would take it from the original.
-                let mut o = self.apply(text)?;
-                if o.error.is_none() {
-                    o.skipped = Some("RENAME TO is not probed on a copy".into());
-                }
-                return Ok(o);
+                // A copy renamed to the target name would take it from the
+                // original: probe on the table itself, where a refused
+                // ALGORITHM/LOCK changes nothing and the accepted one is the
+                // migration's own effect.
+                return match self.probe_in_place(text)? {
+                    Some(o) => Ok(o),
+                    None => self.apply(text),
+                };
             }
             Some(Op::AlterTable { .. }) => {}
             _ => return self.apply(text),
@@ -360,18 +362,25 @@ impl MyVerifier {
         table: &str,
         context: &str,
     ) -> Result<Option<Observed>, VerifyError> {
-        let mut tries: Vec<(&str, Option<&str>, bool)> = vec![("INSTANT", None, true)];
-        if self.dialect == Dialect::MariaDb {
-            tries.push(("NOCOPY", Some("NONE"), true));
+        // Best algorithm first, and for each the weakest lock it accepts:
+        // what the server picks when the statement names neither.
+        let maria = self.dialect == Dialect::MariaDb;
+        let mut tries: Vec<(&str, Option<&str>)> = Vec::new();
+        // MySQL permits only LOCK=DEFAULT with INSTANT, which never blocks DML.
+        if !maria {
+            tries.push(("INSTANT", None));
         }
-        tries.push(("INPLACE", Some("NONE"), true));
-        if self.dialect == Dialect::MariaDb {
-            tries.push(("NOCOPY", Some("SHARED"), false));
+        for algorithm in ["INSTANT", "NOCOPY", "INPLACE"] {
+            if algorithm != "INPLACE" && !maria {
+                continue;
+            }
+            for lock in ["NONE", "SHARED", "EXCLUSIVE"] {
+                tries.push((algorithm, Some(lock)));
+            }
         }
-        tries.push(("INPLACE", Some("SHARED"), false));
-        tries.push(("COPY", None, false));
+        tries.push(("COPY", None));
         let before = self.table_id(table);
-        for (algorithm, lock, lock_none) in tries {
+        for (algorithm, lock) in tries {
             let clause = match lock {
                 Some(l) => format!(", ALGORITHM={algorithm}, LOCK={l}"),
                 None => format!(", ALGORITHM={algorithm}"),
@@ -381,7 +390,11 @@ impl MyVerifier {
                     let after = self.table_id(table);
                     return Ok(Some(Observed {
                         algorithm: Some(algorithm.to_string()),
-                        lock_none: Some(lock_none),
+                        lock_none: Some(
+                            matches!(lock, Some("NONE"))
+                                || lock.is_none() && algorithm == "INSTANT",
+                        ),
+                        lock_exclusive: lock == Some("EXCLUSIVE"),
                         rewrite: before.zip(after).map(|(b, a)| a != b),
                         ..Observed::default()
                     }));

@@ -154,9 +154,29 @@ pub fn human(run: &Run, source: &str) -> String {
         );
     }
     let agree = run.statements.len() - n - withheld;
+    // A refusal is a migration that fails on this server, not a wrong
+    // lock-table row: the two counts are told apart.
+    let refused = run
+        .statements
+        .iter()
+        .filter(|s| {
+            !s.disagreements.is_empty()
+                && s.observed.error.is_some()
+                && s.predicted.refused.is_none()
+        })
+        .count();
+    let split = if refused > 0 {
+        format!(
+            " ({refused} refused by the server, {} prediction mismatch{})",
+            n - refused,
+            if n - refused == 1 { "" } else { "es" }
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "{} statement{}, {agree} agree{}, {n} disagreement{}",
+        "{} statement{}, {agree} agree{}, {n} disagreement{}{split}",
         run.statements.len(),
         if run.statements.len() == 1 { "" } else { "s" },
         if agree == 1 { "s" } else { "" },
