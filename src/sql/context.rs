@@ -144,6 +144,8 @@ pub fn for_file_with(
         .is_some();
     if !has_version {
         ctx.version = default_version(ctx.dialect);
+    } else if let Some((v, _)) = Version::configured(&settings.sql.version, ctx.dialect) {
+        ctx.version = v;
     }
     let mut origin = Origin {
         product: settings.sql.dialect.clone(),
@@ -185,10 +187,10 @@ pub fn for_file_with(
             ctx.dialect = d;
             ctx.version = default_version(d);
         }
-        if let Some(v) = c
+        if let Some((v, _)) = c
             .get("/spec/engine/version")
             .and_then(Node::scalar_text)
-            .and_then(|v| Version::parse(&v))
+            .and_then(|v| Version::configured(&v, ctx.dialect))
         {
             ctx.version = v;
         }

@@ -76,6 +76,74 @@ impl Version {
     }
 }
 
+#[cfg(test)]
+mod version_tests {
+    use super::*;
+
+    #[test]
+    fn a_minor_version_is_its_newest_known_patch_on_mysql_only() {
+        assert_eq!(
+            Version::configured("8.0", Dialect::MySql),
+            Some((Version(8, 0, 40), true))
+        );
+        assert_eq!(
+            Version::configured("8.0.28", Dialect::MySql),
+            Some((Version(8, 0, 28), false))
+        );
+        assert_eq!(
+            Version::configured("10.11", Dialect::MariaDb),
+            Some((Version(10, 11, 10), true))
+        );
+        assert_eq!(
+            Version::configured("16.4", Dialect::Postgres),
+            Some((Version(16, 4, 0), false))
+        );
+    }
+}
+
+/// The newest patch of each MySQL and MariaDB release series platcheck's
+/// lock table knows: a version written without its patch (`"8.0"`) is
+/// judged as this one (the rules' version thresholds are patch releases:
+/// INSTANT ADD COLUMN from 8.0.12, anywhere from 8.0.29).
+pub const LATEST_PATCH: &[(Dialect, u32, u32, u32)] = &[
+    (Dialect::MySql, 5, 7, 44),
+    (Dialect::MySql, 8, 0, 40),
+    (Dialect::MySql, 8, 4, 3),
+    (Dialect::MySql, 9, 1, 0),
+    (Dialect::MariaDb, 10, 5, 27),
+    (Dialect::MariaDb, 10, 6, 20),
+    (Dialect::MariaDb, 10, 11, 10),
+    (Dialect::MariaDb, 11, 4, 4),
+];
+
+impl Version {
+    /// A configured version for `dialect`: MySQL/MariaDB's `"8.0"` (no
+    /// patch) is the newest 8.0 patch in `LATEST_PATCH`; the flag says the
+    /// patch was filled in that way.
+    pub fn configured(s: &str, dialect: Dialect) -> Option<(Version, bool)> {
+        let v = Version::parse(s)?;
+        let head = s
+            .trim()
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .next()?;
+        let parts = head.split('.').filter(|p| !p.is_empty()).count();
+        if dialect.is_mysql() && parts == 2 {
+            let mine = if dialect == Dialect::MariaDb {
+                Dialect::MariaDb
+            } else {
+                Dialect::MySql
+            };
+            if let Some((_, a, b, c)) = LATEST_PATCH
+                .iter()
+                .find(|(d, a, b, _)| *d == mine && *a == v.0 && *b == v.1)
+            {
+                return Some((Version(*a, *b, *c), true));
+            }
+        }
+        Some((v, false))
+    }
+}
+
 impl std::fmt::Display for Version {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -23,7 +23,14 @@ pub(super) fn recorded<'a>(
     mut each: impl FnMut(&'a FileAnalysis, &'a Stmt, &StmtReport, &Run),
 ) {
     let mut recordings: HashMap<PathBuf, Option<Run>> = HashMap::new();
-    for fa in c::analysis(ctx).files.iter() {
+    // `verify` replays the forward steps the history model says the tool
+    // runs, so only those scripts have recorded statements; a down script
+    // of the same file (a dbmate or goose section) numbers its own.
+    for fa in c::analysis(ctx)
+        .files
+        .iter()
+        .filter(|fa| fa.role == crate::sql::analysis::Role::Up)
+    {
         let path = &ctx.ws.files[fa.file].path;
         let Some(dir) = path.parent() else { continue };
         // An unreadable recording is not this rule's to judge: with no
@@ -42,8 +49,13 @@ pub(super) fn recorded<'a>(
             continue;
         };
         for st in &fa.stmts {
+            // The line too: a file of several units (Liquibase changesets)
+            // numbers each unit's statements from 1.
+            let line = ctx.ws.files[fa.file].line_col(st.span.start).line;
             if let Some(rec) = run.statements.iter().find(|r| {
-                r.index == st.index && r.file.rsplit(['/', '\\']).next() == Some(name.as_str())
+                r.index == st.index
+                    && r.line == line
+                    && r.file.rsplit(['/', '\\']).next() == Some(name.as_str())
             }) {
                 each(fa, st, rec, run);
             }

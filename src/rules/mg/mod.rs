@@ -39,6 +39,7 @@ mod mg043_add_not_null_column_without_default;
 mod mg044_column_type_smells;
 mod mg045_non_idempotent_ddl;
 mod mg046_identifier_too_long;
+mod mg050_statement_refused;
 mod mg100_mysql_explicit_copy_or_lock;
 mod mg101_mysql_copy_alter;
 mod mg102_mysql_inplace_rebuild;
@@ -47,6 +48,7 @@ mod mg104_mysql_missing_lock_wait_timeout;
 mod mg105_mariadb_expression_default_once;
 mod mg106_mysql_column_references_ignored;
 mod mg107_mysql_add_auto_increment;
+mod mg108_mysql_version_without_patch;
 mod mg900_lock_prediction_disagrees;
 mod mg901_statement_acts_outside;
 
@@ -193,6 +195,10 @@ pub fn entries() -> Vec<Entry> {
             check: Check::Workspace(mg046_identifier_too_long::check),
         },
         Entry {
+            id: RuleId::MG050,
+            check: Check::Workspace(mg050_statement_refused::check),
+        },
+        Entry {
             id: RuleId::MG100,
             check: Check::Workspace(mg100_mysql_explicit_copy_or_lock::check),
         },
@@ -223,6 +229,10 @@ pub fn entries() -> Vec<Entry> {
         Entry {
             id: RuleId::MG107,
             check: Check::Workspace(mg107_mysql_add_auto_increment::check),
+        },
+        Entry {
+            id: RuleId::MG108,
+            check: Check::Workspace(mg108_mysql_version_without_patch::check),
         },
         Entry {
             id: RuleId::MG900,
