@@ -100,6 +100,10 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
                     .into_iter()
                     .map(move |mut e| {
                         e.action = i;
+                        // A rewrite rebuilds every index of the table.
+                        if super::locks::pg(e.key).other_relation == "index" {
+                            e.other.extend(names(model.table_indexes(&table.name)));
+                        }
                         e
                     })
             })
@@ -137,7 +141,14 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
                 } else {
                     "drop_index"
                 };
-                Effect::new(key, index_table(model, n).as_ref()).detail(n.display())
+                let mut e = Effect::new(key, index_table(model, n).as_ref()).detail(n.display());
+                // The index itself goes under ACCESS EXCLUSIVE (the
+                // CONCURRENTLY form takes it in its last transaction only,
+                // which the lock table does not name).
+                if !*concurrently && e.table.is_some() {
+                    e.other.push(Name::new(super::schema::stored_name(&n.name)));
+                }
+                e
             })
             .collect(),
         Op::Reindex {
@@ -155,7 +166,17 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
             } else {
                 index_table(model, target)
             };
-            vec![Effect::new(key, table.as_ref()).detail(target.display())]
+            let mut e = Effect::new(key, table.as_ref()).detail(target.display());
+            if !*concurrently {
+                e.other = if *table_level {
+                    names(model.table_indexes(&target.name))
+                } else if table.is_some() {
+                    vec![Name::new(super::schema::stored_name(&target.name))]
+                } else {
+                    Vec::new()
+                };
+            }
+            vec![e]
         }
         Op::Cluster { table } => vec![Effect::new("cluster", table.as_ref())],
         Op::Vacuum { tables, full } => {

@@ -76,31 +76,6 @@ impl Version {
     }
 }
 
-#[cfg(test)]
-mod version_tests {
-    use super::*;
-
-    #[test]
-    fn a_minor_version_is_its_newest_known_patch_on_mysql_only() {
-        assert_eq!(
-            Version::configured("8.0", Dialect::MySql),
-            Some((Version(8, 0, 40), true))
-        );
-        assert_eq!(
-            Version::configured("8.0.28", Dialect::MySql),
-            Some((Version(8, 0, 28), false))
-        );
-        assert_eq!(
-            Version::configured("10.11", Dialect::MariaDb),
-            Some((Version(10, 11, 10), true))
-        );
-        assert_eq!(
-            Version::configured("16.4", Dialect::Postgres),
-            Some((Version(16, 4, 0), false))
-        );
-    }
-}
-
 /// The newest patch of each MySQL and MariaDB release series platcheck's
 /// lock table knows: a version written without its patch (`"8.0"`) is
 /// judged as this one (the rules' version thresholds are patch releases:
@@ -151,5 +126,30 @@ impl std::fmt::Display for Version {
             Version(m, n, 0) => write!(f, "{m}.{n}"),
             Version(m, n, p) => write!(f, "{m}.{n}.{p}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod version_tests {
+    use super::*;
+
+    #[test]
+    fn a_minor_version_is_its_newest_known_patch_on_mysql_only() {
+        assert_eq!(
+            Version::configured("8.0", Dialect::MySql),
+            Some((Version(8, 0, 40), true))
+        );
+        assert_eq!(
+            Version::configured("8.0.28", Dialect::MySql),
+            Some((Version(8, 0, 28), false))
+        );
+        assert_eq!(
+            Version::configured("10.11", Dialect::MariaDb),
+            Some((Version(10, 11, 10), true))
+        );
+        assert_eq!(
+            Version::configured("16.4", Dialect::Postgres),
+            Some((Version(16, 4, 0), false))
+        );
     }
 }

@@ -250,6 +250,8 @@ pub enum Op {
         kind: ConstraintKind,
         /// `ON ONLY parent`: the partitioned parent's index alone, built by nothing.
         only: bool,
+        /// Every name in its column list (columns, and words of expressions).
+        columns: Vec<String>,
     },
     DropIndex {
         names: Vec<Name>,

@@ -31,6 +31,8 @@ pub struct Model {
     pub indexes: HashMap<String, String>,
     /// Index name → the schema its table was named in (`None`: unqualified).
     pub index_schema: HashMap<String, Option<String>>,
+    /// Index name → the names in its column list.
+    pub index_columns: HashMap<String, Vec<String>>,
     /// The other relations and objects the lock model follows.
     pub objects: Box<super::schema_objects::Objects>,
 }
@@ -169,6 +171,7 @@ impl Model {
             && let Some(n) = &c.name
         {
             self.indexes.insert(stored_name(n), key(t));
+            self.index_columns.insert(stored_name(n), c.columns.clone());
         }
         let tb_name = c.name.clone().unwrap_or_else(|| {
             format!(
@@ -226,11 +229,18 @@ impl Model {
             Op::CreateIndex {
                 name: Some(n),
                 table,
+                columns,
                 ..
             } => {
                 self.indexes.insert(stored_name(n), key(table));
                 self.index_schema
                     .insert(stored_name(n), table.schema.clone());
+                self.index_columns.insert(stored_name(n), columns.clone());
+            }
+            Op::DropIndex { names, .. } => {
+                for n in names {
+                    self.forget_index(&stored_name(&n.name));
+                }
             }
             Op::RenameIndex { from, to } => {
                 let (from, to) = (stored_name(&from.name), stored_name(to));
@@ -238,12 +248,18 @@ impl Model {
                     self.indexes.insert(to.clone(), t);
                 }
                 if let Some(s) = self.index_schema.remove(&from) {
-                    self.index_schema.insert(to, s);
+                    self.index_schema.insert(to.clone(), s);
+                }
+                if let Some(c) = self.index_columns.remove(&from) {
+                    self.index_columns.insert(to, c);
                 }
             }
             Op::DropTable { names, .. } => {
                 for n in names {
                     self.tables.remove(&key(n));
+                    for i in self.table_indexes(&n.name) {
+                        self.forget_index(&i);
+                    }
                     // Its foreign keys' other ends: the server drops them
                     // with the table (CASCADE) or refuses.
                     for tb in self.tables.values_mut() {
@@ -284,6 +300,18 @@ impl Model {
             }
             Alter::DropColumn { name, .. } => {
                 tb.columns.remove(name);
+                let gone: Vec<String> = self
+                    .index_columns
+                    .iter()
+                    .filter(|(i, cols)| {
+                        self.indexes.get(*i) == Some(&t.name) && cols.iter().any(|c| c == name)
+                    })
+                    .map(|(i, _)| i.clone())
+                    .collect();
+                for i in gone {
+                    self.forget_index(&i);
+                }
+                let tb = self.tables.entry(key(t)).or_default();
                 // Constraints on the column go with it.
                 tb.constraints
                     .retain(|_, c| !c.columns.iter().any(|x| x == name));
@@ -328,6 +356,11 @@ impl Model {
             }
             Alter::DropConstraint { name, .. } => {
                 tb.constraints.remove(name);
+                // A UNIQUE / PRIMARY KEY constraint's index goes with it.
+                let n = stored_name(name);
+                if self.indexes.get(&n) == Some(&t.name) {
+                    self.forget_index(&n);
+                }
             }
             _ => {}
         }
@@ -335,6 +368,24 @@ impl Model {
 }
 
 impl Model {
+    /// The indexes of `table` the history created, by stored name.
+    pub fn table_indexes(&self, table: &str) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .indexes
+            .iter()
+            .filter(|(_, t)| *t == table)
+            .map(|(i, _)| i.clone())
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn forget_index(&mut self, i: &str) {
+        self.indexes.remove(i);
+        self.index_schema.remove(i);
+        self.index_columns.remove(i);
+    }
+
     /// A table renamed: foreign keys follow it (they point at the table,
     /// not at its name).
     fn rename_table(&mut self, from: &Name, to: &Name) {

@@ -399,3 +399,36 @@ DROP INDEX t_a_idx2;
 CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, 'x');
 CREATE INDEX t_b_idx ON t (b);
 ALTER TABLE t ALTER COLUMN b TYPE text COLLATE "C";
+
+-- form: a rewrite locks every index of the table
+CREATE TABLE t (id int PRIMARY KEY, a int, b int); INSERT INTO t VALUES (1, 1, 1);
+CREATE INDEX t_a_idx ON t (a);
+CREATE UNIQUE INDEX t_b_idx ON t (b);
+ALTER TABLE t ALTER COLUMN a TYPE bigint;
+
+-- form: a volatile default's rewrite locks every index
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+CREATE INDEX t_a_idx ON t (a);
+ALTER TABLE t ADD COLUMN r float8 DEFAULT random();
+
+-- form: an index dropped with its column is not locked by a later rewrite
+CREATE TABLE t (id int PRIMARY KEY, a int, b int); INSERT INTO t VALUES (1, 1, 1);
+CREATE INDEX t_a_idx ON t (a);
+CREATE INDEX t_ab_idx ON t (lower(a::text), b);
+ALTER TABLE t DROP COLUMN a;
+ALTER TABLE t ALTER COLUMN b TYPE bigint;
+
+-- form: REINDEX TABLE locks each index
+CREATE TABLE t (id int PRIMARY KEY, a int);
+CREATE INDEX t_a_idx ON t (a);
+REINDEX TABLE t;
+
+-- form: DROP INDEX locks the index and its table
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+CREATE INDEX t_a_idx ON t (a);
+DROP INDEX t_a_idx;
+
+-- form: a rewrite after the UNIQUE constraint's index was dropped with it
+CREATE TABLE t (id int PRIMARY KEY, a int, b int, CONSTRAINT t_a_key UNIQUE (a));
+ALTER TABLE t DROP CONSTRAINT t_a_key;
+ALTER TABLE t ALTER COLUMN b TYPE bigint;

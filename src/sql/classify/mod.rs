@@ -386,6 +386,15 @@ fn create(mut c: Cur, my: bool) -> Option<Op> {
             }
             let only = c.eat(&["only"]);
             let table = c.name()?;
+            let columns = {
+                let mut peek = c;
+                if peek.eat(&["using"]) {
+                    peek.i += 1;
+                }
+                peek.group()
+                    .map(|g| columns::idents(c.text, g))
+                    .unwrap_or_default()
+            };
             if my {
                 let mut con = Constraint::new(name, kind);
                 if let Some(g) = c.group() {
@@ -415,6 +424,7 @@ fn create(mut c: Cur, my: bool) -> Option<Op> {
                 if_not_exists,
                 kind,
                 only,
+                columns,
             }
         }
         "materialized" | "view" => {

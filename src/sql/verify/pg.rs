@@ -84,11 +84,13 @@ pub fn mode_name(pg_locks_mode: &str) -> PgMode {
     PgMode::parse(pg_locks_mode.strip_suffix("Lock").unwrap_or(pg_locks_mode))
 }
 
-/// Views and sequences: their locks are observed where the prediction
-/// names them (`DROP VIEW`, `ALTER SEQUENCE`); elsewhere a lock on one is a
-/// query's read or a `nextval()`, which the lock table does not speak of.
+/// Views, sequences and indexes: their locks are observed where the
+/// prediction names them (`DROP VIEW`, `ALTER SEQUENCE`, `DROP INDEX`, a
+/// rewrite's rebuilt indexes); elsewhere a lock on one is a query's read,
+/// a `nextval()` or an index a planner opened, which the lock table does
+/// not speak of.
 pub fn is_named_other(kind: &str) -> bool {
-    matches!(kind, "v" | "S")
+    matches!(kind, "v" | "S" | "i")
 }
 
 /// What changed between two snapshots, with the modes seen on each oid;
