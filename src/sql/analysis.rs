@@ -5,10 +5,9 @@
 //! `registry::Analyses`); every MG rule reads the result.
 use super::context::FileCtx;
 use super::effects::{self, Effect};
-use super::effects_my;
 use super::history::{self, Problem, TxMode};
 use super::lexer::{self, Token};
-use super::locks::{self, Algorithm, MyPlan, PgMode};
+use super::locks::{MyPlan, PgMode};
 use super::ops::{Name, Op};
 use super::parse::{self, Parsed};
 pub use super::replay::{Slot, analyze};
@@ -147,15 +146,6 @@ impl Stmt {
             .map(|(_, m)| *m)
             .max()
             .unwrap_or(PgMode::None)
-    }
-}
-
-/// `pg_catalog.x`, or an unqualified `pg_…` name (the prefix is reserved
-/// for system catalogs, which resolve first).
-fn is_catalog(n: &Name) -> bool {
-    match n.schema.as_deref() {
-        Some(s) => s == "pg_catalog" || s == "information_schema",
-        None => n.name.starts_with("pg_"),
     }
 }
 
@@ -385,7 +375,7 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
             let sess = effects::SessionFacts {
                 utc: s.utc.unwrap_or(ctx.server_utc),
             };
-            judge(&mut st, &op, model.get(), &ctx, &sess);
+            super::judge::judge(&mut st, &op, model.get(), &ctx, &sess);
             model.apply(&op, index == count);
             st.op = Some(op);
         }
@@ -400,75 +390,4 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
         window: None,
         tool_tx: src.tx.why(),
     }
-}
-
-fn judge(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &effects::SessionFacts) {
-    if ctx.dialect.is_mysql() {
-        st.effects = effects_my::effects(op, model, st.fk_checks_off, ctx.dialect);
-        let plans: Vec<MyPlan> = st
-            .effects
-            .iter()
-            .map(|e| locks::mysql(e.key).plan(ctx.dialect, ctx.version))
-            .collect();
-        if let Some(worst) = plans.iter().map(|p| p.algorithm).max() {
-            let plan = MyPlan {
-                algorithm: worst,
-                concurrent_dml: plans.iter().all(|p| p.concurrent_dml),
-                exclusive: plans.iter().any(|p| p.exclusive),
-                rebuild: plans.iter().any(|p| p.rebuild),
-            };
-            st.rewrite = plan.rebuild;
-            st.scan = plan.rebuild || worst == Algorithm::Copy;
-            st.plan = Some(plan);
-        }
-        return;
-    }
-    st.effects = effects::pg(op, model, ctx, sess);
-    let mut locks: Vec<(Name, PgMode)> = Vec::new();
-    let mut maybe: Vec<(Name, PgMode)> = Vec::new();
-    fn put(list: &mut Vec<(Name, PgMode)>, n: &Name, m: PgMode) {
-        match list.iter_mut().find(|(x, _)| x.name == n.name) {
-            Some((_, old)) => *old = (*old).max(m),
-            None => list.push((n.clone(), m)),
-        }
-    }
-    // A temporary table is this session's alone, a system catalog is the
-    // server's: neither is a lock anyone waits on.
-    let counts = |n: &Name, m: PgMode| m != PgMode::None && !model.is_temp(n) && !is_catalog(n);
-    let mut add = |n: &Name, m: PgMode| {
-        if counts(n, m) {
-            put(&mut locks, n, m);
-        }
-    };
-    for e in &st.effects {
-        let row = locks::pg(e.key);
-        if row.refused && st.refused.is_none() {
-            st.refused = Some(row.notes.clone());
-        }
-        let mode = if e.key == "lock_table" {
-            PgMode::parse(&e.detail)
-        } else {
-            row.lock
-        };
-        if e.conditional {
-            if let Some(t) = e.table.as_ref().filter(|t| counts(t, mode)) {
-                put(&mut maybe, t, mode);
-            }
-            // A trigger's REFRESH rewrites the view whenever it fires.
-            st.rewrite |= row.rewrites(ctx.version);
-            continue;
-        }
-        if let Some(t) = &e.table {
-            add(t, mode);
-        }
-        for o in &e.other {
-            add(o, row.other_lock);
-        }
-        st.rewrite |= row.rewrites(ctx.version);
-        st.scan |= row.scan && !e.covered;
-    }
-    // A relation locked for certain is not also a maybe.
-    maybe.retain(|(n, _)| !locks.iter().any(|(x, _)| x.name == n.name));
-    st.locks = locks;
-    st.maybe_locks = maybe;
 }
