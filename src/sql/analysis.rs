@@ -43,6 +43,9 @@ pub struct Stmt {
     pub locks: Vec<(Name, PgMode)>,
     /// Locks taken only if rows reach the relation (`Effect::conditional`).
     pub maybe_locks: Vec<(Name, PgMode)>,
+    /// The relations in `locks` that are indexes, views or sequences (not
+    /// tables): `verify` observes those only where a prediction names them.
+    pub secondary: Vec<String>,
     pub rewrite: bool,
     pub scan: bool,
     /// The server refuses the statement, and why (a lock-table row that
@@ -359,6 +362,7 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
             effects: Vec::new(),
             locks: Vec::new(),
             maybe_locks: Vec::new(),
+            secondary: Vec::new(),
             rewrite: false,
             scan: false,
             refused: None,

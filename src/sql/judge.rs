@@ -86,6 +86,22 @@ pub fn judge(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &Sessio
     }
     // A relation locked for certain is not also a maybe.
     maybe.retain(|(n, _)| !locks.iter().any(|(x, _)| x.name == n.name));
+    st.secondary = locks
+        .iter()
+        .filter(|(n, _)| {
+            let stored = super::schema::stored_name(&n.name);
+            model.indexes.contains_key(&stored)
+                || model
+                    .objects
+                    .views
+                    .get(&n.name)
+                    .is_some_and(|v| !v.materialized)
+                || st.effects.iter().any(|e| {
+                    e.key == "alter_sequence" && e.table.as_ref().is_some_and(|t| t.name == n.name)
+                })
+        })
+        .map(|(n, _)| n.name.clone())
+        .collect();
     st.locks = locks;
     st.maybe_locks = maybe;
 }

@@ -56,7 +56,12 @@ pub fn compare(p: &Prediction, o: &Observed) -> Vec<String> {
     } else {
         // A relation this statement created is new: nobody else can hold
         // it, so neither side's lock on it counts.
-        let fresh = |r: &str| o.created.iter().any(|c| c == r);
+        // A recording from before verify looked at indexes, views and
+        // sequences has nothing to say about them.
+        let fresh = |r: &str| {
+            o.created.iter().any(|c| c == r)
+                || !o.secondary_observed && p.secondary.iter().any(|s| s == r)
+        };
         let mut modes: BTreeMap<&str, (&str, &str)> = BTreeMap::new();
         for l in p.locks.iter().filter(|l| !fresh(&l.relation)) {
             modes.entry(&l.relation).or_insert(("none", "none")).0 = &l.mode;

@@ -65,6 +65,9 @@ pub struct Prediction {
     /// The server refuses the statement (why, from the lock table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refused: Option<String>,
+    /// The relations in `locks` that are indexes, views or sequences.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secondary: Vec<String>,
 }
 
 /// What the server did with one statement.
@@ -95,6 +98,10 @@ pub struct Observed {
     /// The server refused the statement (its message).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Locks on indexes, views and sequences the prediction named were
+    /// looked for (recordings made before verify did so lack this).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secondary_observed: bool,
     /// Not replayed, and why (transaction control, verify's own timeouts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
@@ -338,6 +345,7 @@ pub fn predict(st: &Stmt) -> Prediction {
         lock_none: st.plan.map(|p| p.concurrent_dml),
         lock_exclusive: st.plan.is_some_and(|p| p.exclusive),
         refused: st.refused.clone(),
+        secondary: st.secondary.clone(),
     }
 }
 

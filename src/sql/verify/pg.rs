@@ -120,6 +120,7 @@ pub fn diff(
             })
             .collect(),
         rewrite: Some(false),
+        secondary_observed: true,
         ..Observed::default()
     };
     for (oid, b) in before {
