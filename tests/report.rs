@@ -355,7 +355,11 @@ fn status_fixtures_say_why() {
     );
     assert_eq!(
         labels(item(&r, "billing-db", 12)),
-        ["cost.archival.runbook", "cost.archival.last_tested"]
+        [
+            "cost.archival.runbook",
+            "cost.archival.last_tested",
+            "cost.archival.cold_after"
+        ]
     );
     // waived: inline (reason, until, author) and baseline.
     let (o, f) = build("waived");
