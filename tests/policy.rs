@@ -80,3 +80,87 @@ fn a_bad_policy_value_is_a_located_config_problem() {
         .collect();
     assert!(config.len() >= 2);
 }
+
+#[test]
+fn orchestration_by_steps_is_opt_in() {
+    let fixture = ["ev/EV100/good.yaml"];
+    assert_eq!(count(&run("version: 1\n", &fixture), RuleId::EV100, ""), 0);
+    let steps = "version: 1\npolicy:\n  orchestration: invariants-or-steps\n";
+    let found = run(steps, &fixture);
+    // Six steps are over the default 5; five are not.
+    assert_eq!(count(&found, RuleId::EV100, "has 6 steps, more than 5"), 1);
+    assert_eq!(count(&found, RuleId::EV100, ""), 1);
+    let four =
+        "version: 1\npolicy:\n  orchestration: invariants-or-steps\n  orchestration_max_steps: 4\n";
+    assert_eq!(count(&run(four, &fixture), RuleId::EV100, "more than 4"), 2);
+}
+
+/// EV053's fixtures, as `check_fixture` runs them, with `config` as their
+/// platcheck.yaml.
+fn ev053(which: &str, config: &str) -> Vec<(RuleId, String)> {
+    let dir = common::root().join("tests/fixtures/ev/EV053").join(which);
+    let repo = common::GitRepo::new();
+    common::copy_tree(&dir.join("git-base"), repo.path(), None);
+    repo.commit("base");
+    common::copy_tree(&dir, repo.path(), Some("git-base"));
+    repo.write("platcheck.yaml", config);
+    let outcome = repo.check(Some("HEAD")).expect("run succeeds");
+    outcome
+        .findings
+        .iter()
+        .map(|f| (f.rule, f.message.clone()))
+        .collect()
+}
+
+#[test]
+fn additive_only_schema_evolution_rejects_what_the_mode_lets_through() {
+    let base = "version: 1\ntoday: 2026-11-30\ninclude: [contracts/**]\n";
+    // The good fixture adds a field with a default under `full`: compatible
+    // in both directions, so neither reading reports it.
+    assert_eq!(count(&ev053("good", base), RuleId::EV053, ""), 0);
+    let strict = format!("{base}policy:\n  schema_evolution: additive-only\n");
+    assert_eq!(count(&ev053("good", &strict), RuleId::EV053, ""), 0);
+    // Under `backward`, removing a field and promoting int to long pass the
+    // registry and fail the documents' reading.
+    let repo = common::GitRepo::new();
+    let avsc = |fields: &str| {
+        format!("{{\"type\": \"record\", \"name\": \"OrderConfirmed\", \"fields\": [{fields}]}}\n")
+    };
+    repo.write(
+        "schemas/order.avsc",
+        &avsc(r#"{"name": "order_id", "type": "string"}, {"name": "quantity", "type": "int"}, {"name": "note", "type": "string"}"#),
+    );
+    let contract = std::fs::read_to_string(
+        common::root().join("tests/fixtures/ev/EV053/good/contracts/order-confirmed.yaml"),
+    )
+    .unwrap()
+    .replace("compatibility: full", "compatibility: backward")
+    .replace("schemas/order_confirmed.avsc", "schemas/order.avsc");
+    repo.write("contracts/order-confirmed.yaml", &contract);
+    repo.write("platcheck.yaml", base);
+    repo.commit("base");
+    repo.write(
+        "schemas/order.avsc",
+        &avsc(r#"{"name": "order_id", "type": "string"}, {"name": "quantity", "type": "long"}"#),
+    );
+    let found = |config: &str| -> Vec<(RuleId, String)> {
+        repo.write("platcheck.yaml", config);
+        let outcome = repo.check(Some("HEAD")).expect("run succeeds");
+        outcome
+            .findings
+            .iter()
+            .map(|f| (f.rule, f.message.clone()))
+            .collect()
+    };
+    assert_eq!(count(&found(base), RuleId::EV053, ""), 0);
+    let strict_found = found(&strict);
+    assert_eq!(
+        count(
+            &strict_found,
+            RuleId::EV053,
+            "additive-only (policy.schema_evolution)"
+        ),
+        2,
+        "{strict_found:?}"
+    );
+}
