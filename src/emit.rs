@@ -3,7 +3,7 @@
 //! template from the rule's data file, computes line/column, applies
 //! severity overrides and suppressions).
 use crate::catalog::RuleId;
-use crate::finding::{ContractRef, Severity, SqlFacts};
+use crate::finding::{ContractRef, Fix, Severity, SqlFacts};
 use crate::source::Span;
 
 #[derive(Clone, Debug)]
@@ -26,6 +26,8 @@ pub struct Report {
     /// Appended to the rendered message (a finding in a down script says
     /// which up step it was judged after).
     pub note: Option<String>,
+    /// Filled by the engine's fixer (`fix::compute`), not by rules.
+    pub fix: Option<Fix>,
 }
 
 impl Report {
@@ -42,6 +44,7 @@ impl Report {
             help: None,
             severity: None,
             note: None,
+            fix: None,
         }
     }
     pub fn note(mut self, note: Option<&str>) -> Report {

@@ -14,6 +14,7 @@ pub mod emit;
 pub mod engine;
 pub mod finding;
 pub mod fingerprint;
+pub mod fix;
 pub mod init;
 pub mod mirror;
 pub mod outcome;

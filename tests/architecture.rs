@@ -55,6 +55,7 @@ const LAYERS: &[Layer] = &[
             ("suppress", 0),
             ("baseline", 0),
             ("changed", 0),
+            ("fix", 0),
             ("engine", 1),
         ],
     },

@@ -166,6 +166,9 @@ fn analyze(
         sink.notes.append(&mut local.notes);
     }
 
+    for r in &mut sink.reports {
+        r.fix = crate::fix::compute(&ctx, r);
+    }
     let mut notes = std::mem::take(&mut sink.notes);
     notes.dedup();
     let (mut findings, mut waived, suppressions) = finish(&ws, &settings, sink.reports);
@@ -368,5 +371,6 @@ fn render(ws: &Workspace, r: Report, severity: Severity) -> Finding {
         contract: r.contract,
         pointer: r.pointer,
         sql: r.sql,
+        fix: r.fix,
     }
 }
