@@ -16,6 +16,7 @@ pub mod finding;
 pub mod fingerprint;
 pub mod fix;
 pub mod init;
+pub mod lsp;
 pub mod mirror;
 pub mod outcome;
 pub mod output;

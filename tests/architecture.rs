@@ -67,7 +67,7 @@ const LAYERS: &[Layer] = &[
     Layer {
         name: "cli",
         below: &["model", "inputs", "analyses", "rules", "engine", "printers"],
-        modules: &[("init", 0), ("cli", 1)],
+        modules: &[("init", 0), ("lsp", 0), ("cli", 1)],
     },
 ];
 

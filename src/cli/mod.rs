@@ -127,6 +127,8 @@ pub enum Command {
     Suppressions(CheckArgs),
     /// Replay migrations on a real PostgreSQL or MariaDB/MySQL (scratch database) and compare its locks, rewrites and ALTER algorithms with the lock table's prediction: exit 1 on any disagreement (MG900), 2 when the server cannot be reached.
     Verify(verify::VerifyArgs),
+    /// Serve diagnostics, quick fixes and hover to an editor (Language Server Protocol over stdio).
+    Lsp,
     /// Scaffold platcheck.yaml and one example contract per kind (never overwrites).
     Init {
         /// Directory to scaffold into (default: the working directory).
@@ -220,6 +222,20 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
         Some(Command::Verify(args)) => verify::run(g.format, &args, cwd)
             .map(Output::Gate)
             .map_err(CliError),
+        // The protocol's exit code (1: `exit` without `shutdown`) goes
+        // through the gate's "hits" so `main` maps it like any other.
+        Some(Command::Lsp) => {
+            crate::lsp::run_stdio(overrides(&g, &CheckArgs::default(), cwd), cwd.to_path_buf())
+                .map(|code| {
+                    Output::Gate(crate::mirror::gate_cmd::GateRun {
+                        text: String::new(),
+                        hits: usize::from(code),
+                        warnings: Vec::new(),
+                        errors: Vec::new(),
+                    })
+                })
+                .map_err(CliError)
+        }
         Some(Command::Init { dir }) => {
             crate::init::scaffold(&dir.unwrap_or_else(|| cwd.to_path_buf()))
                 .map(text)

@@ -47,6 +47,18 @@ fn search_start(paths: &[PathBuf], cwd: &Path) -> PathBuf {
 }
 
 pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outcome, RunError> {
+    run_overlay(paths, cwd, overrides, &BTreeMap::new())
+}
+
+/// As `run`, with the text of some files taken from `overlay` (keyed by
+/// normalised absolute path) instead of the disk: the editor's unsaved
+/// buffers. Files are still found by walking the disk.
+pub fn run_overlay(
+    paths: &[PathBuf],
+    cwd: &Path,
+    overrides: &Overrides,
+    overlay: &BTreeMap<PathBuf, String>,
+) -> Result<Outcome, RunError> {
     let paths: Vec<PathBuf> = if paths.is_empty() {
         vec![cwd.to_path_buf()]
     } else {
@@ -59,7 +71,15 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
     let loaded: Vec<Loaded> = found
         .files
         .par_iter()
-        .map(|cand| isolated(cand, || load_candidate(cand, &settings)))
+        .map(|cand| {
+            let open = (!overlay.is_empty())
+                .then(|| overlay.get(&crate::source::normalize(&cwd.join(&cand.path))))
+                .flatten();
+            match open {
+                Some(text) => isolated(cand, || load_text(cand, text)),
+                None => isolated(cand, || load_candidate(cand, &settings)),
+            }
+        })
         .collect();
     analyze(settings, cwd, &found.problems, loaded)
 }
