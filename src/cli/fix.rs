@@ -27,6 +27,12 @@ pub struct FixFlags {
     /// Also apply fixes marked unsafe (they move a statement or write a placeholder: read them).
     #[arg(long)]
     pub unsafe_fixes: bool,
+    /// After fixing, replay the fixed PostgreSQL migrations on a real server with fixture rows and fail (exit 1) if a lock that blocks writes is held while rows are read.
+    #[arg(long, conflicts_with = "diff")]
+    pub verify: bool,
+    /// The server for --verify (a database is created and dropped there); default: a throwaway server started from the installed PostgreSQL binaries.
+    #[arg(long, value_name = "URL", requires = "verify")]
+    pub verify_url: Option<String>,
 }
 
 /// Rounds of check → fix before giving up on fixes that keep clashing.
@@ -67,6 +73,10 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
         }
         applied += plan.applied.len();
     }
+    if flags.verify {
+        let text = prove(args, cwd, &ov, &written)?;
+        return Ok(Output::Gate(text));
+    }
     let outcome = engine::run(&args.paths, cwd, &ov)?;
     let mut head = format!(
         "platcheck fix: applied {applied} fix(es) to {} file(s)\n",
@@ -92,6 +102,51 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
             files,
         }),
         other => Ok(other),
+    }
+}
+
+/// `--verify`: the proof of what this run wrote (`fix::proof`).
+fn prove(
+    args: &CheckArgs,
+    cwd: &Path,
+    ov: &crate::settings::Overrides,
+    written: &BTreeMap<PathBuf, ()>,
+) -> Result<crate::mirror::gate_cmd::GateRun, CliError> {
+    let fixed: std::collections::BTreeSet<PathBuf> = written
+        .keys()
+        .filter(|p| p.extension().is_some_and(|x| x == "sql"))
+        .cloned()
+        .collect();
+    let plan = engine::inspect(&args.paths, cwd, ov, |ctx| {
+        crate::fix::proof::plan(ctx, &fixed)
+    })?;
+    let mut text = format!("platcheck fix: wrote {} file(s)\n", written.len());
+    if plan.histories.is_empty() {
+        text.push_str("fix --verify: no PostgreSQL migration was fixed: nothing to prove\n");
+        return Ok(gate(text, 0, Vec::new()));
+    }
+    let proof = match &args.fixes.verify_url {
+        Some(url) => crate::fix::proof::run(&plan, url),
+        None => {
+            let server = crate::sql::verify::ephemeral::Server::start(
+                crate::sql::verify::ephemeral_bins::Kind::Postgres,
+                None,
+            )
+            .map_err(|e| CliError(format!("fix --verify: {e} (or pass --verify-url)")))?;
+            crate::fix::proof::run(&plan, server.url())
+        }
+    }
+    .map_err(|e| CliError(format!("fix --verify: {e}")))?;
+    text.push_str(&proof.text);
+    Ok(gate(text, proof.failures, Vec::new()))
+}
+
+fn gate(text: String, hits: usize, errors: Vec<String>) -> crate::mirror::gate_cmd::GateRun {
+    crate::mirror::gate_cmd::GateRun {
+        text,
+        hits,
+        warnings: Vec::new(),
+        errors,
     }
 }
 

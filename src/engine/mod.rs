@@ -13,7 +13,9 @@ use crate::suppress;
 use crate::workspace::Workspace;
 use rayon::prelude::*;
 
+mod inspect;
 mod loading;
+pub use inspect::inspect;
 use loading::{Loaded, isolated, load_candidate, load_text, panic_text};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -125,25 +127,7 @@ fn analyze(
         );
         sink.push(Report::new(RuleId::PC001, file, Span::empty(0)).var("detail", &problem.reason));
     }
-    let mut checked = 0;
-    for l in loaded {
-        checked += usize::from(l.checked);
-        let Some(src) = l.source else { continue };
-        let file = ws.add_file(src, Some(l.class));
-        match l.class {
-            FileClass::Sql => ws.sql.push(file),
-            FileClass::Markdown => ws.markdown.push(file),
-            FileClass::Yaml => {}
-        }
-        ws.contracts.extend(l.contracts.into_iter().map(|mut c| {
-            c.file = file;
-            c
-        }));
-        sink.reports.extend(l.reports.into_iter().map(|mut r| {
-            r.file = file;
-            r
-        }));
-    }
+    let checked = add_loaded(&mut ws, &mut sink, loaded);
     duplicate_names(&ws, &mut sink);
     crate::compat::prepare(&mut ws, &settings, cwd, &mut sink).map_err(|e| RunError::Usage(e.0))?;
 
@@ -269,6 +253,31 @@ fn analyze(
         notes,
         waived,
     })
+}
+
+/// Adds the loaded files to the workspace (their contracts and reports
+/// get the file's index); returns how many count as checked.
+fn add_loaded(ws: &mut Workspace, sink: &mut Sink, loaded: Vec<Loaded>) -> usize {
+    let mut checked = 0;
+    for l in loaded {
+        checked += usize::from(l.checked);
+        let Some(src) = l.source else { continue };
+        let file = ws.add_file(src, Some(l.class));
+        match l.class {
+            FileClass::Sql => ws.sql.push(file),
+            FileClass::Markdown => ws.markdown.push(file),
+            FileClass::Yaml => {}
+        }
+        ws.contracts.extend(l.contracts.into_iter().map(|mut c| {
+            c.file = file;
+            c
+        }));
+        sink.reports.extend(l.reports.into_iter().map(|mut r| {
+            r.file = file;
+            r
+        }));
+    }
+    checked
 }
 
 /// The line of a baseline entry (its `fingerprint` key), for the report.

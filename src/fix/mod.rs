@@ -8,6 +8,7 @@ pub mod apply;
 mod contracts;
 mod mysql;
 mod next;
+pub mod proof;
 mod sql;
 mod sql_steps;
 
