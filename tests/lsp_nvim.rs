@@ -75,7 +75,7 @@ fn neovim_shows_diagnostics_and_applies_a_quick_fix() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|p| p["uri"] == Value::from(uri.as_str()))
+        .filter(|p| p["uri"] == uri.as_str())
         .flat_map(|p| p["diagnostics"].as_array().unwrap())
         .collect();
     let mg001 = diags
