@@ -344,3 +344,45 @@ fn contract_key_value_and_rule_id_renamed_in_place() {
     );
     insta::assert_snapshot!(d);
 }
+
+#[test]
+fn missing_block_inserted_from_the_rule_example_with_todo_values() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(
+        dir.join("platcheck.yaml"),
+        "version: 1\ntoday: 2026-11-30\n",
+    )
+    .unwrap();
+    let cluster = "apiVersion: platcheck/v1\nkind: Cluster\nmetadata:\n  name: orders-db\n  owner: team-orders\nspec:\n  region: eu-west-1   # primary\n  engine:\n    product: postgresql\n    version: \"16\"\n";
+    std::fs::write(dir.join("db.yaml"), cluster).unwrap();
+    let (rc, safe, _) = bin(dir, &["fix", "--diff", "."]);
+    assert_eq!(
+        (rc, safe.as_str()),
+        (0, ""),
+        "the block is an unsafe fix only"
+    );
+    let (rc, diff, err) = bin(dir, &["fix", "--diff", "--unsafe-fixes", "."]);
+    assert_eq!(rc, 1, "{err}");
+    bin(dir, &["fix", "--unsafe-fixes", "."]);
+    let after = std::fs::read_to_string(dir.join("db.yaml")).unwrap();
+    assert!(
+        after.starts_with(cluster),
+        "the rest is kept byte for byte:\n{after}"
+    );
+    let (_, out, _) = bin(
+        dir,
+        &["check", "--format", "json", "--fail-on", "never", "."],
+    );
+    for gone in [
+        "`backup` not declared",
+        "`ha` not declared",
+        "`restore_drill` not declared",
+    ] {
+        assert!(!out.contains(gone), "{gone}: {out}");
+    }
+    assert!(out.contains("TODO"), "PC004/PC005 point at the TODO values");
+    let (rc, again, _) = bin(dir, &["fix", "--diff", "--unsafe-fixes", "."]);
+    assert_eq!((rc, again.as_str()), (0, ""), "idempotent");
+    insta::assert_snapshot!(diff);
+}

@@ -8,10 +8,27 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
+/// Blocks an unsafe fix inserts with TODO values: what is found inside
+/// them afterwards (the TODOs themselves, the checks the block now gets)
+/// is what the placeholder is for, not a new problem.
+const TODO_BLOCKS: &[&str] = &["/spec/ha", "/spec/backup", "/spec/restore_drill"];
+
 fn by_rule_and_file(dir: &Path) -> (BTreeMap<(String, String), usize>, usize) {
     let outcome = engine::run(&[dir.to_path_buf()], dir, &Overrides::default()).expect("run");
     let mut m = BTreeMap::new();
     for f in &outcome.findings {
+        let in_todo = f
+            .pointer
+            .as_deref()
+            .is_some_and(|p| TODO_BLOCKS.iter().any(|b| p.starts_with(b)))
+            && outcome
+                .files
+                .iter()
+                .find(|s| s.display == f.file)
+                .is_some_and(|s| s.text.contains(": TODO"));
+        if in_todo {
+            continue;
+        }
         *m.entry((f.rule.to_string(), f.file.clone())).or_insert(0) += 1;
     }
     let fixable = outcome.findings.iter().filter(|f| f.fix.is_some()).count();

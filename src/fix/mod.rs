@@ -26,6 +26,7 @@ pub fn compute(ctx: &RuleCtx, r: &Report) -> Option<Fix> {
     }
     match r.rule {
         RuleId::PC003 | RuleId::PC004 | RuleId::PC008 => contracts::compute(ctx, r),
+        RuleId::CL010 | RuleId::CL050 | RuleId::CL060 => contracts::compute(ctx, r),
         RuleId::MG100 | RuleId::MG103 => with_stmt(ctx, r, mysql::compute),
         RuleId::MG001 | RuleId::MG002 | RuleId::MG030 | RuleId::MG031 => {
             with_stmt(ctx, r, sql::compute)
