@@ -386,3 +386,65 @@ fn missing_block_inserted_from_the_rule_example_with_todo_values() {
     assert_eq!((rc, again.as_str()), (0, ""), "idempotent");
     insta::assert_snapshot!(diff);
 }
+
+#[test]
+fn mg100_forced_copy_lifted_only_with_unsafe_fixes() {
+    let db = "apiVersion: platcheck/v1\nkind: Cluster\nmetadata:\n  name: fixture-db\n  owner: team-fixture\nspec:\n  engine:\n    product: mysql\n    version: \"8.0.35\"\n  migrations:\n    path: migrations\n    hot_tables: [payments]\n";
+    let d = fixed(
+        &[
+            (
+                "platcheck.yaml",
+                "version: 1\ntoday: 2026-11-30\nrules:\n  CL010: \"off\"\n  CL050: \"off\"\n  CL060: \"off\"\n",
+            ),
+            ("db.yaml", db),
+            (
+                "migrations/V3__memo.sql",
+                "SET SESSION lock_wait_timeout = 5;\nALTER TABLE payments ADD COLUMN note text, ALGORITHM=COPY;\n",
+            ),
+        ],
+        "MG100",
+        &["--unsafe-fixes"],
+    );
+    insta::assert_snapshot!(d);
+}
+
+#[test]
+fn check_fix_is_fix_and_a_machine_format_stays_parseable() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("migrations")).unwrap();
+    std::fs::write(dir.join("platcheck.yaml"), PG).unwrap();
+    std::fs::write(dir.join("migrations/V1__base.sql"), BASE).unwrap();
+    std::fs::write(
+        dir.join("migrations/V2__idx.sql"),
+        "CREATE INDEX idx_c ON orders (customer_id);\n",
+    )
+    .unwrap();
+    let (_, out, err) = bin(
+        dir,
+        &[
+            "check",
+            "--fix",
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+            ".",
+        ],
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["rule"] != "MG001"),
+        "{out}"
+    );
+    let fixed = std::fs::read_to_string(dir.join("migrations/V2__idx.sql")).unwrap();
+    assert!(
+        fixed.contains("CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_c"),
+        "{fixed}"
+    );
+}

@@ -97,7 +97,12 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
             outcome,
             files,
         } => Ok(Output::Check {
-            text: if g.quiet { text } else { head + &text },
+            // A machine format stays parseable: the summary is for people.
+            text: if g.quiet || g.format != crate::output::Format::Human {
+                text
+            } else {
+                head + &text
+            },
             outcome,
             files,
         }),
