@@ -28,6 +28,8 @@ pub struct Report {
     pub note: Option<String>,
     /// Filled by the engine's fixer (`fix::compute`), not by rules.
     pub fix: Option<Fix>,
+    /// Secondary places: (file index, span, what is there).
+    pub related: Vec<(usize, Span, String)>,
 }
 
 impl Report {
@@ -45,6 +47,7 @@ impl Report {
             severity: None,
             note: None,
             fix: None,
+            related: Vec::new(),
         }
     }
     pub fn note(mut self, note: Option<&str>) -> Report {
@@ -74,6 +77,11 @@ impl Report {
     }
     pub fn severity(mut self, severity: Severity) -> Report {
         self.severity = Some(severity);
+        self
+    }
+    /// A secondary place the finding is about.
+    pub fn related(mut self, file: usize, span: Span, what: impl Into<String>) -> Report {
+        self.related.push((file, span, what.into()));
         self
     }
     pub fn help(mut self, help: impl Into<String>) -> Report {

@@ -58,6 +58,19 @@ pub struct Finding {
     /// What `platcheck fix` and the language server's quick fix would write.
     #[serde(skip)]
     pub fix: Option<Fix>,
+    /// Other places the finding is about (the first definition of a
+    /// duplicate): the editor's related information.
+    #[serde(skip)]
+    pub related: Vec<Related>,
+}
+
+/// A secondary place of a finding: byte offsets into the file at `path`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Related {
+    pub path: PathBuf,
+    pub start: usize,
+    pub end: usize,
+    pub message: String,
 }
 
 /// A machine-applicable fix: byte edits of files the run read, and new

@@ -285,6 +285,8 @@ fn has(diags: &[Value], rule: &str) -> bool {
 fn diagnostics_quick_fixes_hover_and_watched_contracts() {
     let repo = repo();
     let v2 = repo.path().join("migrations/V2__idx.sql");
+    let dup = repo.path().join("z-copy.yaml");
+    std::fs::write(&dup, "apiVersion: platcheck/v1\nkind: Cluster\nmetadata:\n  name: orders-db\n  owner: team-orders\nspec:\n  region: eu-west-1\n").unwrap();
     let client = Client::start(repo.path(), Vec::new(), true);
     // The client is asked to watch the workspace's files.
     let reg = client.wait("registerCapability", |v| {
@@ -308,6 +310,23 @@ fn diagnostics_quick_fixes_hover_and_watched_contracts() {
             env!("CARGO_PKG_VERSION")
         )),
         "{href}"
+    );
+    // (Published after the migrations: paths in order.) A secondary place is related information: the first definition.
+    let pc007 = client.diagnostics_of(&dup, |d| has(d, "PC007"));
+    let pc007 = pc007.iter().find(|d| d["code"] == json!("PC007")).unwrap();
+    let rel = &pc007["relatedInformation"][0];
+    assert_eq!(
+        rel["location"]["uri"],
+        json!(uri(&repo.path().join("db.yaml"))),
+        "{pc007}"
+    );
+    assert_eq!(
+        rel["location"]["range"]["start"],
+        json!({"line": 3, "character": 8})
+    );
+    assert_eq!(
+        rel["message"],
+        json!("Cluster `orders-db` is first defined here")
     );
     // An unsaved buffer is what gets judged.
     let unsaved = "SET lock_timeout = '2s';\nSET statement_timeout = '15min';\nCREATE INDEX idx_c ON orders (customer_id);\nDROP INDEX idx_old;\n";

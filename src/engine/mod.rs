@@ -301,6 +301,11 @@ fn duplicate_names(ws: &Workspace, sink: &mut Sink) {
                 let at = ws.files[orig.file].line_col(orig.span_for("/metadata/name").start);
                 sink.push(
                     c.report(RuleId::PC007, "/metadata/name")
+                        .related(
+                            orig.file,
+                            orig.span_for("/metadata/name"),
+                            format!("{} `{}` is first defined here", c.kind.as_str(), c.name),
+                        )
                         .var("kind", c.kind.as_str())
                         .var("name", &c.name)
                         .var(
@@ -401,5 +406,18 @@ fn render(ws: &Workspace, r: Report, severity: Severity) -> Finding {
         pointer: r.pointer,
         sql: r.sql,
         fix: r.fix,
+        related: r
+            .related
+            .into_iter()
+            .filter_map(|(file, span, message)| {
+                let f = ws.files.get(file)?;
+                Some(crate::finding::Related {
+                    path: f.path.clone(),
+                    start: span.start,
+                    end: span.end,
+                    message,
+                })
+            })
+            .collect(),
     }
 }

@@ -84,7 +84,31 @@ fn range(text: &str, start: usize, end: usize) -> lsp::Range {
 }
 
 /// A finding as the editor shows it: the rule id as `code`, linked to the
-/// rule's doc of this version, the help after the message.
+/// rule's doc of this version, the help after the message, its secondary
+/// places (`texts` gives their files' text) as related information.
+pub fn diagnostic_with(
+    f: &Finding,
+    text: &str,
+    texts: &dyn Fn(&Path) -> Option<String>,
+) -> lsp::Diagnostic {
+    let mut d = diagnostic(f, text);
+    let related: Vec<lsp::DiagnosticRelatedInformation> = f
+        .related
+        .iter()
+        .filter_map(|r| {
+            let t = texts(&r.path)?;
+            Some(lsp::DiagnosticRelatedInformation {
+                location: lsp::Location::new(path_to_uri(&r.path)?, range(&t, r.start, r.end)),
+                message: r.message.clone(),
+            })
+        })
+        .collect();
+    if !related.is_empty() {
+        d.related_information = Some(related);
+    }
+    d
+}
+
 pub fn diagnostic(f: &Finding, text: &str) -> lsp::Diagnostic {
     let severity = match f.severity {
         crate::catalog::Severity::Error => lsp::DiagnosticSeverity::ERROR,
@@ -123,9 +147,16 @@ pub fn diagnostics(outcome: &Outcome) -> BTreeMap<PathBuf, Vec<lsp::Diagnostic>>
         let Some((path, text)) = by_display.get(f.file.as_str()) else {
             continue;
         };
+        let texts = |p: &Path| {
+            outcome
+                .files
+                .iter()
+                .find(|s| s.path == p)
+                .map(|s| s.text.to_string())
+        };
         out.entry(path.to_path_buf())
             .or_default()
-            .push(diagnostic(f, text));
+            .push(diagnostic_with(f, text, &texts));
     }
     out
 }
