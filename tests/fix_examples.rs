@@ -73,7 +73,7 @@ fn fix_copy(flags: &[&str]) {
         .iter()
         .map(|(k, n)| n - after.get(k).copied().unwrap_or(0).min(*n))
         .sum();
-    assert!(gone >= 19, "only {gone} findings went away\n{text}");
+    assert!(gone >= 15, "only {gone} findings went away\n{text}");
     // Nothing fixable is left (in this mode): --diff has nothing to say.
     let again = Command::new(env!("CARGO_BIN_EXE_platcheck"))
         .args(["fix", "--diff"])
