@@ -18,6 +18,7 @@ pub mod init;
 pub mod mirror;
 pub mod outcome;
 pub mod output;
+pub mod probe;
 pub mod read;
 pub mod registry;
 pub mod report;

@@ -4,6 +4,7 @@
 //! import it without importing each other.
 use crate::catalog::RuleId;
 use crate::emit::Sink;
+use crate::probe::{self, Observations};
 use crate::settings::Settings;
 use crate::sql::analysis::{self, Analysis};
 use crate::workspace::Workspace;
@@ -16,6 +17,7 @@ use std::sync::OnceLock;
 #[derive(Debug, Default)]
 pub struct Analyses {
     sql: OnceLock<Analysis>,
+    probe: OnceLock<Observations>,
 }
 
 /// What a rule gets to look at.
@@ -37,6 +39,19 @@ impl<'a> RuleCtx<'a> {
         self.analyses
             .sql
             .get_or_init(|| analysis::analyze(self.ws, self.settings))
+    }
+}
+
+impl<'a> RuleCtx<'a> {
+    /// What the running systems showed (`platcheck probe`, `check --probe`),
+    /// probed by the first rule that asks; `None` when the run does not probe.
+    pub fn probe(&self) -> Option<&'a Observations> {
+        let request = self.settings.probe.as_ref()?;
+        Some(
+            self.analyses
+                .probe
+                .get_or_init(|| probe::probe(self.ws, request)),
+        )
     }
 }
 

@@ -5,7 +5,7 @@ use crate::contracts::units;
 use crate::engine::{self, RunError};
 use crate::outcome::Outcome;
 use crate::output::{self, Format, human};
-use crate::settings::{FailOn, Overrides};
+use crate::settings::{FailOn, Overrides, ProbeRequest};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -91,6 +91,16 @@ pub struct CheckArgs {
     /// Compare payload schemas (EV053) with this git revision (branch, tag or commit).
     #[arg(long, value_name = "GIT-REF")]
     pub base: Option<String>,
+    /// Also probe the running systems the contracts name (the PR rules), and
+    /// judge migrations by the observed table sizes (see `platcheck probe`).
+    #[arg(long)]
+    pub probe: bool,
+    /// With `probe` or `--probe`: the URL of one target, NAME=URL (repeatable;
+    /// NAME is a contract's metadata.name, or <name>.dedup for an
+    /// EventBoundary's Redis dedup tier). Prefer the environment variable the
+    /// contract names (probe.url_env): a flag is visible in the process list.
+    #[arg(long = "target", value_name = "NAME=URL")]
+    pub target: Vec<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -122,6 +132,8 @@ pub enum Command {
     Suppressions(CheckArgs),
     /// Replay migrations on a real PostgreSQL or MariaDB/MySQL (scratch database) and compare its locks, rewrites and ALTER algorithms with the lock table's prediction: exit 1 on any disagreement (MG900), 2 when the server cannot be reached.
     Verify(verify::VerifyArgs),
+    /// Compare the contracts with the running systems they name (read-only sessions): every declared-vs-observed difference is a PR finding; same formats, suppressions and baseline as `check`.
+    Probe(CheckArgs),
     /// Scaffold platcheck.yaml and one example contract per kind (never overwrites).
     Init {
         /// Directory to scaffold into (default: the working directory).
@@ -182,10 +194,11 @@ impl From<RunError> for CliError {
 
 pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     let g = cli.global;
+    let only_probe = matches!(cli.command, Some(Command::Probe(_)));
     let text = |s: String| Output::Text(s, Vec::new());
     match cli.command {
-        None => check(&g, &cli.check, cwd),
-        Some(Command::Check(args)) => check(&g, &args, cwd),
+        None => check(&g, &cli.check, cwd, false),
+        Some(Command::Check(args)) => check(&g, &args, cwd, false),
         Some(Command::Rule { id }) => rule_doc(&id).map(text),
         Some(Command::Rules) => Ok(text(rules_table())),
         Some(Command::Gate(args)) => crate::mirror::gate_cmd::run(
@@ -207,6 +220,13 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
             action: BaselineAction::Write { file, paths },
         }) => baseline_write(&g, file, &paths, cwd),
         Some(Command::Suppressions(args)) => suppressions(&g, &args, cwd),
+        Some(Command::Probe(args)) => {
+            let args = CheckArgs {
+                probe: true,
+                ..args
+            };
+            check(&g, &args, cwd, only_probe)
+        }
         Some(Command::Report(args)) => {
             let ov = overrides(&g, &args.check_args(), cwd);
             report::run(g.format, &args, cwd, &ov)
@@ -243,10 +263,44 @@ pub(super) fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
         no_inline_suppressions: args.no_inline_suppressions,
         changed_since: args.changed_since.clone(),
         base: args.base.clone(),
+        probe: None,
     }
 }
 
-fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
+/// `--target NAME=URL` flags; the value is never echoed (it may hold a password).
+fn probe_request(
+    args: &CheckArgs,
+    only_probe_rules: bool,
+) -> Result<Option<ProbeRequest>, CliError> {
+    if !args.probe {
+        if !args.target.is_empty() {
+            return Err(CliError(
+                "--target needs `platcheck probe` or `check --probe`".into(),
+            ));
+        }
+        return Ok(None);
+    }
+    let mut targets = Vec::new();
+    for (i, t) in args.target.iter().enumerate() {
+        match t.split_once('=') {
+            Some((name, url)) if !name.is_empty() && url.contains("://") => {
+                targets.push((name.to_string(), url.to_string()));
+            }
+            _ => {
+                return Err(CliError(format!(
+                    "--target #{}: expected NAME=URL (a contract name, `=`, then a URL such as postgres://host/db)",
+                    i + 1
+                )));
+            }
+        }
+    }
+    Ok(Some(ProbeRequest {
+        targets,
+        only_probe_rules,
+    }))
+}
+
+fn check(g: &Global, args: &CheckArgs, cwd: &Path, only_probe: bool) -> Result<Output, CliError> {
     // Parse --output before the run so a typo fails fast.
     let mut primary: Option<PathBuf> = None;
     let mut extra: Vec<(Format, PathBuf)> = Vec::new();
@@ -268,7 +322,11 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
             }
         }
     }
-    let outcome = engine::run(&args.paths, cwd, &overrides(g, args, cwd))?;
+    let ov = Overrides {
+        probe: probe_request(args, only_probe)?,
+        ..overrides(g, args, cwd)
+    };
+    let outcome = engine::run(&args.paths, cwd, &ov)?;
     let style = human::Style {
         color: use_color(g.color) && primary.is_none(),
         width: 100,

@@ -7,6 +7,7 @@ pub mod ev;
 pub mod mg;
 pub mod mr;
 pub mod pc;
+pub mod pr;
 pub mod xr;
 
 /// Every rule's entry, in id order: each family lists its own.
@@ -17,6 +18,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(mr::entries());
     all.extend(xr::entries());
     all.extend(mg::entries());
+    all.extend(pr::entries());
     all.sort_by_key(|e| e.id);
     all
 }
