@@ -35,10 +35,15 @@ impl<'a> RuleCtx<'a> {
 
     /// The migration analysis of every SQL file (split, classified, judged
     /// against the lock table), computed by the first rule that asks.
+    /// Under `check --probe`, the table sizes observed on the servers
+    /// replace the declared ones.
     pub fn sql(&self) -> &'a Analysis {
-        self.analyses
-            .sql
-            .get_or_init(|| analysis::analyze(self.ws, self.settings))
+        self.analyses.sql.get_or_init(|| match self.probe() {
+            Some(obs) => {
+                analysis::analyze_observed(self.ws, self.settings, &observed_rows(self, obs))
+            }
+            None => analysis::analyze(self.ws, self.settings),
+        })
     }
 }
 
@@ -53,6 +58,22 @@ impl<'a> RuleCtx<'a> {
                 .get_or_init(|| probe::probe(self.ws, request)),
         )
     }
+}
+
+/// The row estimates of every probed Cluster, by cluster and table.
+fn observed_rows(ctx: &RuleCtx, obs: &Observations) -> analysis::ObservedRows {
+    let mut out = analysis::ObservedRows::new();
+    for (i, c) in ctx.ws.contracts.iter().enumerate() {
+        if let Some((_, facts)) = obs.db(i) {
+            let rows = out.entry(c.name.clone()).or_default();
+            for t in &facts.tables {
+                if let Some(Some(n)) = t.rows {
+                    rows.insert(t.name.to_ascii_lowercase(), n);
+                }
+            }
+        }
+    }
+    out
 }
 
 pub type CheckFn = fn(&RuleCtx, &mut Sink);

@@ -99,20 +99,22 @@ fn run_one(ws: &Workspace, t: Target, timeout: Duration) -> Probe {
         Err(f) => Err(f.clone()),
         Ok(url) => {
             let secrets = redact::secrets(url);
-            let scheme = url.split_once("://").map_or("", |(s, _)| s);
-            let r = match (t.role, scheme) {
-                (Role::Database, "postgres" | "postgresql") => {
-                    postgres::probe(url, &tables_of(contract), timeout).map(Facts::Db)
-                }
-                (Role::Database, "mysql" | "mariadb") => {
-                    mysql::probe(url, &tables_of(contract), timeout).map(Facts::Db)
-                }
-                (Role::Dedup, "redis" | "rediss") => redis::probe(url, timeout).map(Facts::Redis),
-                _ => Err(Failure {
-                    variant: Some("scheme"),
-                    detail: format!("`{scheme}://` ({})", t.role.expects()),
-                }),
-            };
+            let tables = tables_of(contract);
+            let (url, role) = (url.clone(), t.role);
+            // The drivers bound connecting and each query themselves, but a
+            // server that accepts and then says nothing can stall a handshake
+            // no driver times out: the probe runs on its own thread and is
+            // abandoned (its socket with it) when the time limit passes.
+            let (tx, rx) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let _ = tx.send(dispatch(role, &url, &tables, timeout));
+            });
+            let r = rx.recv_timeout(timeout).unwrap_or_else(|_| {
+                Err(Failure::new(format!(
+                    "no answer within the probe time limit ({}s)",
+                    timeout.as_secs_f64()
+                )))
+            });
             // Driver messages may echo parts of the URL: scrub them all.
             r.map_err(|mut f| {
                 f.detail = redact::scrub(&f.detail, &secrets);
@@ -127,6 +129,22 @@ fn run_one(ws: &Workspace, t: Target, timeout: Duration) -> Probe {
         shown: t.shown,
         pointer: t.pointer,
         result,
+    }
+}
+
+/// The probe for a role and URL scheme.
+fn dispatch(role: Role, url: &str, tables: &[String], timeout: Duration) -> Result<Facts, Failure> {
+    let scheme = url.split_once("://").map_or("", |(s, _)| s);
+    match (role, scheme) {
+        (Role::Database, "postgres" | "postgresql") => {
+            postgres::probe(url, tables, timeout).map(Facts::Db)
+        }
+        (Role::Database, "mysql" | "mariadb") => mysql::probe(url, tables, timeout).map(Facts::Db),
+        (Role::Dedup, "redis" | "rediss") => redis::probe(url, timeout).map(Facts::Redis),
+        _ => Err(Failure {
+            variant: Some("scheme"),
+            detail: format!("`{scheme}://` ({})", role.expects()),
+        }),
     }
 }
 

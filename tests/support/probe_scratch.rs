@@ -100,7 +100,7 @@ impl MyScratch {
     }
     pub fn global(&self, var: &str) -> String {
         let mut c = mysql::Conn::new(mysql::Opts::from_url(&self.url()).unwrap()).unwrap();
-        c.query_first::<String, _>(format!("SELECT @@GLOBAL.{var}"))
+        c.query_first::<String, _>(format!("SELECT CAST(@@GLOBAL.{var} AS CHAR)"))
             .unwrap()
             .unwrap()
     }
