@@ -150,6 +150,13 @@ pub enum BaselineAction {
         /// Paths to check (default: the working directory).
         #[arg(long = "path", value_name = "PATH")]
         paths: Vec<PathBuf>,
+        /// Record what `platcheck probe` reports instead (the running
+        /// systems' drift), for `platcheck probe --baseline FILE`.
+        #[arg(long)]
+        probe: bool,
+        /// With --probe: the URL of one target, NAME=URL (repeatable).
+        #[arg(long = "target", value_name = "NAME=URL")]
+        target: Vec<String>,
     },
 }
 
@@ -217,8 +224,22 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
             Ok(text(k.text().to_string()))
         }
         Some(Command::Baseline {
-            action: BaselineAction::Write { file, paths },
-        }) => baseline_write(&g, file, &paths, cwd),
+            action:
+                BaselineAction::Write {
+                    file,
+                    paths,
+                    probe,
+                    target,
+                },
+        }) => {
+            let args = CheckArgs {
+                paths,
+                probe,
+                target,
+                ..CheckArgs::default()
+            };
+            baseline_write(&g, file, &args, probe_request(&args, true)?, cwd)
+        }
         Some(Command::Suppressions(args)) => suppressions(&g, &args, cwd),
         Some(Command::Probe(args)) => {
             let args = CheckArgs {
