@@ -12,7 +12,7 @@ mod scratch;
 use platcheck::RuleId;
 use platcheck::engine;
 use platcheck::settings::{Overrides, ProbeRequest};
-use scratch::{MyScratch, PgScratch};
+use scratch::{MyScratch, NatsScratch, PgScratch};
 use std::path::{Path, PathBuf};
 
 /// Copies `from` to `to`, filling the placeholders into every YAML file.
@@ -77,18 +77,21 @@ fn every_probe_rule_fires_on_bad_and_not_on_good() {
         "SELECT 1",
     );
     let my = MyScratch::new("platcheck_probe_rules", &[]);
+    let nats = NatsScratch::new("platcheck_probe_rules", std::time::Duration::from_secs(120));
     // SAFETY: the only test in this binary: no thread reads the environment yet.
     unsafe {
         std::env::set_var("PLATCHECK_PROBE_PG_URL", db.url());
         std::env::set_var("PLATCHECK_PROBE_PG_ZERO_URL", zero.url());
         std::env::set_var("PLATCHECK_PROBE_MY_URL", my.url());
         std::env::set_var("PLATCHECK_PROBE_REDIS_URL", format!("{}/9", scratch::REDIS));
+        std::env::set_var("PLATCHECK_PROBE_NATS_URL", scratch::NATS);
         std::env::remove_var("PLATCHECK_PROBE_UNSET_URL");
     }
     let version = db.show("server_version");
     let major = version.split('.').next().unwrap().to_string();
     let fill = vec![
         ("@PG_VERSION@".to_string(), major),
+        ("@NATS_STREAM@".to_string(), nats.name.clone()),
         (
             "\"@PG_MAX_CONNECTIONS@\"".to_string(),
             db.show("max_connections"),
@@ -122,7 +125,7 @@ fn every_probe_rule_fires_on_bad_and_not_on_good() {
                 .rsplit_once('\n')
                 .map_or("", |(body, _)| body);
             let mut settings = insta::Settings::clone_current();
-            settings.add_filter(r"platcheck_probe_rules(_zero)?_\d+_\d+", "[SCRATCH]");
+            settings.add_filter(r"(?i)platcheck_probe_rules(_zero)?_\d+_\d+", "[SCRATCH]");
             settings.add_filter(r"(runs \w+) [0-9.]+", "$1 [SERVER-VERSION]");
             settings.add_filter(r"allows \d+", "allows [MAX-CONNECTIONS]");
             settings.bind(|| {

@@ -7,6 +7,32 @@
 pub enum Facts {
     Db(DbFacts),
     Redis(RedisFacts),
+    Stream(StreamFacts),
+}
+
+/// A NATS JetStream stream and the durable consumers the contract names.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StreamFacts {
+    pub stream: String,
+    pub exists: bool,
+    /// Publish deduplication by `Nats-Msg-Id`, in milliseconds (0: none).
+    pub duplicate_window_ms: i64,
+    pub replicas: usize,
+    pub consumers: Vec<ConsumerFacts>,
+}
+
+/// One durable consumer (named like the contract's consumer group).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ConsumerFacts {
+    pub name: String,
+    pub exists: bool,
+    /// `explicit`, `all` or `none`.
+    pub ack_policy: String,
+    /// Deliveries of one message, the first included (-1: unlimited).
+    pub max_deliver: i64,
+    pub backoff_ms: Vec<i64>,
+    /// Messages delivered and not yet acknowledged, at most (-1: unlimited).
+    pub max_ack_pending: i64,
 }
 
 /// A database server: PostgreSQL or MariaDB/MySQL.

@@ -12,12 +12,13 @@ use std::time::Duration;
 
 pub mod facts;
 pub mod mysql;
+pub mod nats;
 pub mod postgres;
 pub mod redact;
 pub mod redis;
 mod target;
 
-pub use facts::{DbFacts, Facts, RedisFacts, Replica, TableRows};
+pub use facts::{ConsumerFacts, DbFacts, Facts, RedisFacts, Replica, StreamFacts, TableRows};
 pub use target::{Role, Target, resolve};
 
 /// Every probe of a run, in contract order.
@@ -67,6 +68,13 @@ impl Observations {
             _ => None,
         })
     }
+    /// The broker probe of an EventBoundary (NATS JetStream), when it succeeded.
+    pub fn stream(&self, contract: usize) -> Option<(&Probe, &StreamFacts)> {
+        self.probes.iter().find_map(|p| match &p.result {
+            Ok(Facts::Stream(f)) if p.contract == contract => Some((p, f)),
+            _ => None,
+        })
+    }
     /// The Redis dedup-tier probe of an EventBoundary, when it succeeded.
     pub fn redis(&self, contract: usize) -> Option<(&Probe, &RedisFacts)> {
         self.probes.iter().find_map(|p| match &p.result {
@@ -99,7 +107,11 @@ fn run_one(ws: &Workspace, t: Target, timeout: Duration) -> Probe {
         Err(f) => Err(f.clone()),
         Ok(url) => {
             let secrets = redact::secrets(url);
-            let tables = tables_of(contract);
+            let names = Names {
+                tables: tables_of(contract),
+                stream: stream_of(contract),
+                consumers: groups_of(contract),
+            };
             let (url, role) = (url.clone(), t.role);
             // The drivers bound connecting and each query themselves, but a
             // server that accepts and then says nothing can stall a handshake
@@ -107,7 +119,7 @@ fn run_one(ws: &Workspace, t: Target, timeout: Duration) -> Probe {
             // abandoned (its socket with it) when the time limit passes.
             let (tx, rx) = std::sync::mpsc::channel();
             std::thread::spawn(move || {
-                let _ = tx.send(dispatch(role, &url, &tables, timeout));
+                let _ = tx.send(dispatch(role, &url, &names, timeout));
             });
             let r = rx.recv_timeout(timeout).unwrap_or_else(|_| {
                 Err(Failure::new(format!(
@@ -132,20 +144,53 @@ fn run_one(ws: &Workspace, t: Target, timeout: Duration) -> Probe {
     }
 }
 
+/// What the contract names on a system: tables, a stream and its consumers.
+struct Names {
+    tables: Vec<String>,
+    stream: String,
+    consumers: Vec<String>,
+}
+
 /// The probe for a role and URL scheme.
-fn dispatch(role: Role, url: &str, tables: &[String], timeout: Duration) -> Result<Facts, Failure> {
+fn dispatch(role: Role, url: &str, names: &Names, timeout: Duration) -> Result<Facts, Failure> {
     let scheme = url.split_once("://").map_or("", |(s, _)| s);
     match (role, scheme) {
         (Role::Database, "postgres" | "postgresql") => {
-            postgres::probe(url, tables, timeout).map(Facts::Db)
+            postgres::probe(url, &names.tables, timeout).map(Facts::Db)
         }
-        (Role::Database, "mysql" | "mariadb") => mysql::probe(url, tables, timeout).map(Facts::Db),
+        (Role::Database, "mysql" | "mariadb") => {
+            mysql::probe(url, &names.tables, timeout).map(Facts::Db)
+        }
+        (Role::Broker, "nats" | "tls") => {
+            nats::probe(url, &names.stream, &names.consumers, timeout).map(Facts::Stream)
+        }
         (Role::Dedup, "redis" | "rediss") => redis::probe(url, timeout).map(Facts::Redis),
         _ => Err(Failure {
             variant: Some("scheme"),
             detail: format!("`{scheme}://` ({})", role.expects()),
         }),
     }
+}
+
+/// The stream an EventBoundary names: `probe.stream`, else `broker.topic`.
+fn stream_of(c: &Contract) -> String {
+    c.get("/spec/probe/stream")
+        .or_else(|| c.get("/spec/broker/topic"))
+        .and_then(Node::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The consumer groups of an EventBoundary (their durable consumers' names).
+fn groups_of(c: &Contract) -> Vec<String> {
+    c.get("/spec/consumers")
+        .map(|cs| {
+            cs.as_seq()
+                .iter()
+                .filter_map(|g| g.get("group").and_then(Node::as_str).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The tables a Cluster names (`hot_tables`, then `table_rows` keys), once each.

@@ -12,6 +12,8 @@ use crate::settings::ProbeSettings;
 pub enum Role {
     /// A Cluster's database (postgres://, mysql://).
     Database,
+    /// An EventBoundary's broker (nats://).
+    Broker,
     /// An EventBoundary's Redis dedup tier (redis://).
     Dedup,
 }
@@ -21,6 +23,7 @@ impl Role {
     pub fn expects(self) -> &'static str {
         match self {
             Role::Database => "a Cluster probes postgres://, postgresql://, mysql:// or mariadb://",
+            Role::Broker => "an EventBoundary's broker probes nats://",
             Role::Dedup => "a dedup tier probes redis:// or rediss://",
         }
     }
@@ -48,7 +51,10 @@ pub fn resolve(
 ) -> Vec<Target> {
     let roles: &[(Role, &str, &str)] = match c.kind {
         Kind::Cluster => &[(Role::Database, "", "url_env")],
-        Kind::EventBoundary => &[(Role::Dedup, ".dedup", "dedup_url_env")],
+        Kind::EventBoundary => &[
+            (Role::Broker, "", "url_env"),
+            (Role::Dedup, ".dedup", "dedup_url_env"),
+        ],
     };
     let mut out = Vec::new();
     for &(role, suffix, key) in roles {

@@ -129,3 +129,81 @@ pub fn redis_policy() -> String {
 /// The seed table of the size tests: 5,000 rows, analysed.
 pub const PG_BIG: &str =
     "CREATE TABLE big AS SELECT g AS id FROM generate_series(1, 5000) g; ANALYZE big;";
+
+pub const NATS: &str = "nats://127.0.0.1:4222";
+
+/// A JetStream stream of this test (subjects `<name>.>`), with a durable
+/// pull consumer `careful` (explicit acks, 5 deliveries, backoff 1s/20s,
+/// one message in flight) and `sloppy` (no acks, unlimited deliveries);
+/// deleted on drop.
+pub struct NatsScratch {
+    pub name: String,
+    rt: tokio::runtime::Runtime,
+    js: async_nats::jetstream::Context,
+}
+
+impl NatsScratch {
+    pub fn new(prefix: &str, duplicate_window: std::time::Duration) -> NatsScratch {
+        use async_nats::jetstream::{consumer, stream};
+        let name = unique(prefix).to_ascii_uppercase();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let js = rt.block_on(async {
+            let client = async_nats::connect(NATS)
+                .await
+                .expect("NATS with JetStream on 127.0.0.1:4222");
+            let js = async_nats::jetstream::new(client);
+            let s = js
+                .create_stream(stream::Config {
+                    name: name.clone(),
+                    subjects: vec![format!("{name}.>")],
+                    duplicate_window,
+                    num_replicas: 1,
+                    ..Default::default()
+                })
+                .await
+                .unwrap();
+            s.create_consumer(consumer::pull::Config {
+                durable_name: Some("careful".into()),
+                ack_policy: consumer::AckPolicy::Explicit,
+                max_deliver: 5,
+                backoff: vec![
+                    std::time::Duration::from_secs(1),
+                    std::time::Duration::from_secs(20),
+                ],
+                max_ack_pending: 1,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+            s.create_consumer(consumer::pull::Config {
+                durable_name: Some("sloppy".into()),
+                ack_policy: consumer::AckPolicy::None,
+                max_deliver: -1,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+            js
+        });
+        NatsScratch { name, rt, js }
+    }
+}
+
+impl Drop for NatsScratch {
+    fn drop(&mut self) {
+        let _ = self.rt.block_on(self.js.delete_stream(&self.name));
+    }
+}
+
+impl NatsScratch {
+    /// The consumers on the stream now (the probe must not add one).
+    pub fn consumer_count(&self) -> usize {
+        self.rt.block_on(async {
+            let mut s = self.js.get_stream(&self.name).await.unwrap();
+            s.info().await.unwrap().state.consumer_count
+        })
+    }
+}
