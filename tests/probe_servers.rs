@@ -360,3 +360,54 @@ fn nats_stream_that_matches_is_clean_and_nothing_is_created() {
     assert_eq!(got, want, "{}", common::human(&o));
     assert_eq!(nats.consumer_count(), 2, "the probe created a consumer");
 }
+
+#[test]
+fn rabbitmq_queue_that_exists_is_clean_and_a_missing_one_is_not_created() {
+    if scratch::skipped() {
+        return;
+    }
+    let q = scratch::RabbitScratch::new("platcheck_probe_queue");
+    let missing = scratch::unique("platcheck_probe_noqueue");
+    let boundary = |name: &str, queue: &str| {
+        format!(
+            "apiVersion: platcheck/v1\nkind: EventBoundary\nmetadata:\n  name: {name}\n  owner: t\n  lifecycle: production\nspec:\n  broker:\n    kind: rabbitmq\n    topic: {queue}\n"
+        )
+    };
+    let o = run(
+        &[
+            ("a.yaml", boundary("present", &q.name)),
+            ("b.yaml", boundary("absent", &missing)),
+            ("c.yaml", boundary("denied", &q.name)),
+        ],
+        &[
+            ("present", scratch::AMQP.to_string()),
+            ("absent", scratch::AMQP.to_string()),
+            (
+                "denied",
+                "amqp://guest:Wr0ngPassw0rd@127.0.0.1:5672/%2f".to_string(),
+            ),
+        ],
+        true,
+    );
+    let got: Vec<(String, RuleId)> = o
+        .findings
+        .iter()
+        .map(|f| (f.file.clone(), f.rule))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("b.yaml".to_string(), RuleId::PR002),
+            ("c.yaml".to_string(), RuleId::PR001),
+        ],
+        "{}",
+        common::human(&o)
+    );
+    let text = common::human(&o);
+    assert!(!text.contains("Wr0ngPassw0rd"), "{text}");
+    assert!(
+        !scratch::queue_exists(&missing),
+        "the probe created {missing}"
+    );
+    assert!(scratch::queue_exists(&q.name));
+}

@@ -8,6 +8,21 @@ pub enum Facts {
     Db(DbFacts),
     Redis(RedisFacts),
     Stream(StreamFacts),
+    Queue(QueueFacts),
+}
+
+/// A RabbitMQ queue, as far as AMQP shows it to a client.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct QueueFacts {
+    pub queue: String,
+    pub exists: bool,
+    pub product: String,
+    pub version: String,
+    /// The server offers publisher confirms (whether producers use them is
+    /// not visible from outside).
+    pub publisher_confirms: bool,
+    pub messages: u64,
+    pub consumers: u64,
 }
 
 /// A NATS JetStream stream and the durable consumers the contract names.

@@ -14,11 +14,14 @@ pub mod facts;
 pub mod mysql;
 pub mod nats;
 pub mod postgres;
+pub mod rabbitmq;
 pub mod redact;
 pub mod redis;
 mod target;
 
-pub use facts::{ConsumerFacts, DbFacts, Facts, RedisFacts, Replica, StreamFacts, TableRows};
+pub use facts::{
+    ConsumerFacts, DbFacts, Facts, QueueFacts, RedisFacts, Replica, StreamFacts, TableRows,
+};
 pub use target::{Role, Target, resolve};
 
 /// Every probe of a run, in contract order.
@@ -75,6 +78,13 @@ impl Observations {
             _ => None,
         })
     }
+    /// The broker probe of an EventBoundary (RabbitMQ), when it succeeded.
+    pub fn queue(&self, contract: usize) -> Option<(&Probe, &QueueFacts)> {
+        self.probes.iter().find_map(|p| match &p.result {
+            Ok(Facts::Queue(f)) if p.contract == contract => Some((p, f)),
+            _ => None,
+        })
+    }
     /// The Redis dedup-tier probe of an EventBoundary, when it succeeded.
     pub fn redis(&self, contract: usize) -> Option<(&Probe, &RedisFacts)> {
         self.probes.iter().find_map(|p| match &p.result {
@@ -110,6 +120,7 @@ fn run_one(ws: &Workspace, t: Target, timeout: Duration) -> Probe {
             let names = Names {
                 tables: tables_of(contract),
                 stream: stream_of(contract),
+                queue: queue_of(contract),
                 consumers: groups_of(contract),
             };
             let (url, role) = (url.clone(), t.role);
@@ -148,6 +159,7 @@ fn run_one(ws: &Workspace, t: Target, timeout: Duration) -> Probe {
 struct Names {
     tables: Vec<String>,
     stream: String,
+    queue: String,
     consumers: Vec<String>,
 }
 
@@ -164,6 +176,7 @@ fn dispatch(role: Role, url: &str, names: &Names, timeout: Duration) -> Result<F
         (Role::Broker, "nats" | "tls") => {
             nats::probe(url, &names.stream, &names.consumers, timeout).map(Facts::Stream)
         }
+        (Role::Broker, "amqp") => rabbitmq::probe(url, &names.queue, timeout).map(Facts::Queue),
         (Role::Dedup, "redis" | "rediss") => redis::probe(url, timeout).map(Facts::Redis),
         _ => Err(Failure {
             variant: Some("scheme"),
@@ -175,6 +188,15 @@ fn dispatch(role: Role, url: &str, names: &Names, timeout: Duration) -> Result<F
 /// The stream an EventBoundary names: `probe.stream`, else `broker.topic`.
 fn stream_of(c: &Contract) -> String {
     c.get("/spec/probe/stream")
+        .or_else(|| c.get("/spec/broker/topic"))
+        .and_then(Node::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The queue an EventBoundary names: `probe.queue`, else `broker.topic`.
+fn queue_of(c: &Contract) -> String {
+    c.get("/spec/probe/queue")
         .or_else(|| c.get("/spec/broker/topic"))
         .and_then(Node::as_str)
         .unwrap_or_default()

@@ -82,7 +82,7 @@ pub fn scrub(text: &str, secrets: &[String]) -> String {
     t
 }
 
-fn percent_decode(s: &str) -> String {
+pub(super) fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

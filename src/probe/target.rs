@@ -12,7 +12,7 @@ use crate::settings::ProbeSettings;
 pub enum Role {
     /// A Cluster's database (postgres://, mysql://).
     Database,
-    /// An EventBoundary's broker (nats://).
+    /// An EventBoundary's broker (nats://, amqp://).
     Broker,
     /// An EventBoundary's Redis dedup tier (redis://).
     Dedup,
@@ -23,7 +23,7 @@ impl Role {
     pub fn expects(self) -> &'static str {
         match self {
             Role::Database => "a Cluster probes postgres://, postgresql://, mysql:// or mariadb://",
-            Role::Broker => "an EventBoundary's broker probes nats://",
+            Role::Broker => "an EventBoundary's broker probes nats:// or amqp://",
             Role::Dedup => "a dedup tier probes redis:// or rediss://",
         }
     }

@@ -207,3 +207,88 @@ impl NatsScratch {
         })
     }
 }
+
+/// The default vhost, percent-encoded as the AMQP URI spec writes it.
+pub const AMQP: &str = "amqp://guest:guest@127.0.0.1:5672/%2f";
+/// The same without a path, for the test's own client (which does not decode it).
+const AMQP_PLAIN: &str = "amqp://guest:guest@127.0.0.1:5672";
+
+/// Whether a queue exists (a passive declare on a fresh connection).
+pub fn queue_exists(name: &str) -> bool {
+    use amqprs::channel::QueueDeclareArguments;
+    use amqprs::connection::{Connection, OpenConnectionArguments};
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let conn = Connection::open(&OpenConnectionArguments::try_from(AMQP_PLAIN).unwrap())
+            .await
+            .expect("RabbitMQ on 127.0.0.1:5672 (guest/guest)");
+        let ch = conn.open_channel(None).await.unwrap();
+        let r = ch
+            .queue_declare(QueueDeclareArguments::new(name).passive(true).finish())
+            .await;
+        let _ = conn.close().await;
+        r.is_ok()
+    })
+}
+
+/// A durable queue of this test, deleted on drop.
+pub struct RabbitScratch {
+    pub name: String,
+}
+
+impl RabbitScratch {
+    pub fn new(prefix: &str) -> RabbitScratch {
+        let name = unique(prefix);
+        Self::with(
+            |ch, n| {
+                Box::pin(async move {
+                    use amqprs::channel::QueueDeclareArguments;
+                    ch.queue_declare(QueueDeclareArguments::durable_client_named(&n))
+                        .await
+                        .unwrap();
+                })
+            },
+            &name,
+        );
+        RabbitScratch { name }
+    }
+
+    fn with(
+        f: impl FnOnce(
+            amqprs::channel::Channel,
+            String,
+        ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>,
+        name: &str,
+    ) {
+        use amqprs::connection::{Connection, OpenConnectionArguments};
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let conn = Connection::open(&OpenConnectionArguments::try_from(AMQP_PLAIN).unwrap())
+                .await
+                .expect("RabbitMQ on 127.0.0.1:5672 (guest/guest)");
+            let ch = conn.open_channel(None).await.unwrap();
+            f(ch, name.to_string()).await;
+            let _ = conn.close().await;
+        });
+    }
+}
+
+impl Drop for RabbitScratch {
+    fn drop(&mut self) {
+        Self::with(
+            |ch, n| {
+                Box::pin(async move {
+                    use amqprs::channel::QueueDeleteArguments;
+                    let _ = ch.queue_delete(QueueDeleteArguments::new(&n)).await;
+                })
+            },
+            &self.name,
+        );
+    }
+}

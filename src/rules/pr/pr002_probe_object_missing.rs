@@ -1,4 +1,4 @@
-//! PR002: a table, stream or durable consumer the contract names does not
+//! PR002: a table, stream, durable consumer or queue the contract names does not
 //! exist on the probed system.
 use super::databases;
 use crate::catalog::RuleId;
@@ -20,6 +20,21 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     }
     let Some(obs) = ctx.probe() else { return };
     for (i, c) in ctx.ws.contracts.iter().enumerate() {
+        if let Some((p, f)) = obs.queue(i)
+            && !f.exists
+        {
+            let (pointer, field) = match c.get("/spec/probe/queue") {
+                Some(_) => ("/spec/probe/queue", "probe.queue"),
+                None => ("/spec/broker/topic", "broker.topic"),
+            };
+            sink.push(
+                c.report(RuleId::PR002, pointer)
+                    .variant("queue")
+                    .var("queue", &f.queue)
+                    .var("field", field)
+                    .var("target", &p.shown),
+            );
+        }
         let Some((p, f)) = obs.stream(i) else {
             continue;
         };
