@@ -5,12 +5,14 @@ use crate::contracts::units;
 use crate::engine::{self, RunError};
 use crate::outcome::Outcome;
 use crate::output::{self, Format, human};
-use crate::settings::{FailOn, Overrides, ProbeRequest};
+use crate::settings::{FailOn, Overrides};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 mod commands;
+mod probe;
+use probe::probe_request;
 pub mod report;
 pub mod report_facts;
 pub mod verify;
@@ -286,39 +288,6 @@ pub(super) fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
         base: args.base.clone(),
         probe: None,
     }
-}
-
-/// `--target NAME=URL` flags; the value is never echoed (it may hold a password).
-fn probe_request(
-    args: &CheckArgs,
-    only_probe_rules: bool,
-) -> Result<Option<ProbeRequest>, CliError> {
-    if !args.probe {
-        if !args.target.is_empty() {
-            return Err(CliError(
-                "--target needs `platcheck probe` or `check --probe`".into(),
-            ));
-        }
-        return Ok(None);
-    }
-    let mut targets = Vec::new();
-    for (i, t) in args.target.iter().enumerate() {
-        match t.split_once('=') {
-            Some((name, url)) if !name.is_empty() && url.contains("://") => {
-                targets.push((name.to_string(), url.to_string()));
-            }
-            _ => {
-                return Err(CliError(format!(
-                    "--target #{}: expected NAME=URL (a contract name, `=`, then a URL such as postgres://host/db)",
-                    i + 1
-                )));
-            }
-        }
-    }
-    Ok(Some(ProbeRequest {
-        targets,
-        only_probe_rules,
-    }))
 }
 
 fn check(g: &Global, args: &CheckArgs, cwd: &Path, only_probe: bool) -> Result<Output, CliError> {

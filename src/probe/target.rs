@@ -79,10 +79,9 @@ pub fn resolve(
             (None, Some((var, at))) => match env(&var) {
                 Some(url) => (Ok(url), at),
                 None => (
-                    Err(Failure {
-                        variant: Some("no_url"),
-                        detail: format!("environment variable {var} is not set"),
-                    }),
+                    Err(Failure::new(format!(
+                        "environment variable {var} is not set"
+                    ))),
                     at,
                 ),
             },

@@ -6,6 +6,8 @@
 //! contract that disagrees with it.
 #![allow(dead_code)]
 use mysql::prelude::Queryable;
+use platcheck::engine::{self, Outcome};
+use platcheck::settings::{Overrides, ProbeRequest};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub const PG_ADMIN: &str = "postgres://root@127.0.0.1:5432/test";
@@ -291,4 +293,31 @@ impl Drop for RabbitScratch {
             &self.name,
         );
     }
+}
+
+/// The config of the probe tests' repositories: a tiny large_table_rows.
+pub const CONFIG: &str =
+    "version: 1\ntoday: 2026-11-30\nsql:\n  large_table_rows: 1000\nprobe:\n  timeout: 2s\n";
+
+/// Writes `files` into a fresh directory and probes it with `targets`.
+pub fn run(files: &[(&str, String)], targets: &[(&str, String)], only_probe: bool) -> Outcome {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("platcheck.yaml"), CONFIG).unwrap();
+    for (name, text) in files {
+        let p = dir.path().join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let overrides = Overrides {
+        today: Some(crate::common::today()),
+        probe: Some(ProbeRequest {
+            targets: targets
+                .iter()
+                .map(|(n, u)| (n.to_string(), u.clone()))
+                .collect(),
+            only_probe_rules: only_probe,
+        }),
+        ..Overrides::default()
+    };
+    engine::run(&[], dir.path(), &overrides).expect("run succeeds")
 }
