@@ -276,3 +276,22 @@ fn check_with_probe_judges_migrations_by_the_observed_size() {
     // And the drift itself is reported next to it.
     assert!(rules(&probed).contains(&RuleId::PR016));
 }
+
+#[test]
+fn a_probe_that_compares_nothing_says_so() {
+    // No server is needed: no contract names a target.
+    let o = run(
+        &[(
+            "a.yaml",
+            cluster("quiet-db", "production", "  connections:\n    max: 1\n"),
+        )],
+        &[],
+        true,
+    );
+    assert!(o.findings.is_empty(), "{}", common::human(&o));
+    assert!(
+        o.notes.iter().any(|n| n.contains("nothing was compared")),
+        "{:?}",
+        o.notes
+    );
+}

@@ -6,6 +6,12 @@ use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     let Some(obs) = ctx.probe() else { return };
+    // A probe run that compared nothing must say so, not look clean.
+    if obs.probes.is_empty() {
+        sink.notes.push(
+            "no contract names a probe target (spec.probe.url_env, --target NAME=URL or the config's probe.targets): nothing was compared with a running system".into(),
+        );
+    }
     for p in &obs.probes {
         if let Err(f) = &p.result {
             let c = &ctx.ws.contracts[p.contract];
