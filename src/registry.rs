@@ -47,6 +47,17 @@ impl<'a> RuleCtx<'a> {
     }
 }
 
+#[cfg(test)]
+impl Analyses {
+    /// Analyses whose probe has already run: the PR rules judged on
+    /// observations a test constructs (states the local servers cannot show).
+    pub(crate) fn with_probe(obs: Observations) -> Analyses {
+        let a = Analyses::default();
+        let _ = a.probe.set(obs);
+        a
+    }
+}
+
 impl<'a> RuleCtx<'a> {
     /// What the running systems showed (`platcheck probe`, `check --probe`),
     /// probed by the first rule that asks; `None` when the run does not probe.

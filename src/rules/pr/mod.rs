@@ -18,6 +18,8 @@ mod pr030_stream_dedup_window_drift;
 mod pr031_delivery_limit_drift;
 mod pr032_ack_policy_drift;
 mod pr033_broker_replicas_drift;
+#[cfg(test)]
+mod variant_tests;
 
 use crate::catalog::RuleId;
 use crate::contracts::Contract;
