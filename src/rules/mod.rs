@@ -7,6 +7,7 @@ pub mod ev;
 pub mod mg;
 pub mod mr;
 pub mod pc;
+pub mod policy;
 pub mod pr;
 pub mod xr;
 
