@@ -11,6 +11,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 mod commands;
+pub mod fix;
 mod probe;
 use probe::probe_request;
 pub mod report;
@@ -103,12 +104,16 @@ pub struct CheckArgs {
     /// contract names (probe.url_env): a flag is visible in the process list.
     #[arg(long = "target", value_name = "NAME=URL")]
     pub target: Vec<String>,
+    #[command(flatten)]
+    pub fixes: fix::FixFlags,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Check contracts, migrations and docs (the default command).
     Check(CheckArgs),
+    /// Apply the fixes of the findings (safe ones; --unsafe-fixes for the rest), or print them with --diff (exit 1 when something would change); then check again.
+    Fix(CheckArgs),
     /// Run the documents' mirrored-section grep gate: prints what their own awk | grep -nE prints, exits 1 on any hit.
     Gate(CheckArgs),
     /// Print a rule's documentation.
@@ -136,6 +141,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Compare the contracts with the running systems they name (read-only sessions): every declared-vs-observed difference is a PR finding; same formats, suppressions and baseline as `check`.
     Probe(CheckArgs),
+    /// Serve diagnostics, quick fixes and hover to an editor (Language Server Protocol over stdio).
+    Lsp,
     /// Scaffold platcheck.yaml and one example contract per kind (never overwrites).
     Init {
         /// Directory to scaffold into (default: the working directory).
@@ -208,6 +215,7 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     match cli.command {
         None => check(&g, &cli.check, cwd, false),
         Some(Command::Check(args)) => check(&g, &args, cwd, false),
+        Some(Command::Fix(args)) => fix::run(&g, &args, cwd),
         Some(Command::Rule { id }) => rule_doc(&id).map(text),
         Some(Command::Rules) => Ok(text(rules_table())),
         Some(Command::Gate(args)) => crate::mirror::gate_cmd::run(
@@ -257,6 +265,20 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
         Some(Command::Verify(args)) => verify::run(g.format, &args, cwd)
             .map(Output::Gate)
             .map_err(CliError),
+        // The protocol's exit code (1: `exit` without `shutdown`) goes
+        // through the gate's "hits" so `main` maps it like any other.
+        Some(Command::Lsp) => {
+            crate::lsp::run_stdio(overrides(&g, &CheckArgs::default(), cwd), cwd.to_path_buf())
+                .map(|code| {
+                    Output::Gate(crate::mirror::gate_cmd::GateRun {
+                        text: String::new(),
+                        hits: usize::from(code),
+                        warnings: Vec::new(),
+                        errors: Vec::new(),
+                    })
+                })
+                .map_err(CliError)
+        }
         Some(Command::Init { dir }) => {
             crate::init::scaffold(&dir.unwrap_or_else(|| cwd.to_path_buf()))
                 .map(text)
@@ -290,8 +312,9 @@ pub(super) fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
     }
 }
 
-fn check(g: &Global, args: &CheckArgs, cwd: &Path, only_probe: bool) -> Result<Output, CliError> {
-    // Parse --output before the run so a typo fails fast.
+type Targets = (Option<PathBuf>, Vec<(Format, PathBuf)>);
+
+fn output_targets(args: &CheckArgs, cwd: &Path) -> Result<Targets, CliError> {
     let mut primary: Option<PathBuf> = None;
     let mut extra: Vec<(Format, PathBuf)> = Vec::new();
     for o in &args.output {
@@ -312,11 +335,36 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path, only_probe: bool) -> Result<O
             }
         }
     }
+    Ok((primary, extra))
+}
+
+fn check(g: &Global, args: &CheckArgs, cwd: &Path, only_probe: bool) -> Result<Output, CliError> {
+    // Parse --output before the run so a typo fails fast.
+    output_targets(args, cwd)?;
+    if args.fixes.fix || args.fixes.diff {
+        if only_probe {
+            return Err(CliError(
+                "--fix and --diff belong to `check`: `probe` changes nothing".into(),
+            ));
+        }
+        return fix::run(g, args, cwd);
+    }
     let ov = Overrides {
         probe: probe_request(args, only_probe)?,
         ..overrides(g, args, cwd)
     };
     let outcome = engine::run(&args.paths, cwd, &ov)?;
+    check_outcome(g, args, cwd, outcome)
+}
+
+/// Prints a finished run the way `check` does (formats, --output files).
+pub(crate) fn check_outcome(
+    g: &Global,
+    args: &CheckArgs,
+    cwd: &Path,
+    outcome: Outcome,
+) -> Result<Output, CliError> {
+    let (primary, extra) = output_targets(args, cwd)?;
     let style = human::Style {
         color: use_color(g.color) && primary.is_none(),
         width: 100,
