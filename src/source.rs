@@ -86,16 +86,29 @@ impl SourceFile {
         text: &str,
     ) -> Self {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         SourceFile {
             display: display.into(),
             path: path.into(),
+            line_starts: line_starts(text),
             text: Arc::from(text),
-            line_starts,
         }
     }
+}
 
+/// Where each line starts. LF, CRLF and a lone CR (classic Mac OS, and what
+/// PostgreSQL's scanner and YAML both read as a line break) each end a line.
+pub fn line_starts(text: &str) -> Vec<usize> {
+    let b = text.as_bytes();
+    let mut out = vec![0];
+    for (i, c) in b.iter().enumerate() {
+        if *c == b'\n' || (*c == b'\r' && b.get(i + 1) != Some(&b'\n')) {
+            out.push(i + 1);
+        }
+    }
+    out
+}
+
+impl SourceFile {
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
     }
@@ -197,5 +210,18 @@ mod tests {
         assert_eq!(s.line_col(2), LineCol { line: 1, column: 3 });
         assert_eq!(s.line_col(3), LineCol { line: 1, column: 3 });
         assert_eq!(s.line_col(4), LineCol { line: 2, column: 1 });
+    }
+
+    #[test]
+    fn a_lone_cr_ends_a_line() {
+        let s = SourceFile::new("a", "a", "a: 1\rbc: 2\r\rd: é3\r\ne");
+        assert_eq!(s.line_count(), 5);
+        assert_eq!(s.line_text(2), "bc: 2");
+        assert_eq!(s.line_text(3), "");
+        assert_eq!(s.line_text(4), "d: é3");
+        let three = s.text.find('3').unwrap();
+        assert_eq!(s.line_col(three), LineCol { line: 4, column: 5 });
+        assert_eq!(s.offset_of(4, 5), three);
+        assert_eq!(s.line_col(s.text.len()), LineCol { line: 5, column: 2 });
     }
 }

@@ -87,8 +87,14 @@ fn an_unbalanced_nested_comment_is_an_error() {
 #[test]
 fn unterminated_strings_and_dollar_quotes_are_errors() {
     for (text, at) in [
-        ("SELECT 1;\nUPDATE t SET a = 'x;\nCREATE INDEX i ON t (a);\n", (2, 18)),
-        ("SELECT 1;\nDO $b$ BEGIN;\nCREATE INDEX i ON t (a);\n", (2, 4)),
+        (
+            "SELECT 1;\nUPDATE t SET a = 'x;\nCREATE INDEX i ON t (a);\n",
+            (2, 18),
+        ),
+        (
+            "SELECT 1;\nDO $b$ BEGIN;\nCREATE INDEX i ON t (a);\n",
+            (2, 4),
+        ),
         ("SELECT 1;\nSELECT \"a;\nCREATE INDEX i ON t (a);\n", (2, 8)),
     ] {
         let (code, f) = sql(text);
@@ -126,9 +132,17 @@ fn a_template_block_does_not_hide_the_statement_inside() {
 #[test]
 fn a_template_tag_inside_a_statement_is_classified_without_it() {
     let (_, f) = sql("ALTER TABLE t {% if x %}ADD{% endif %} c int;\nCREATE INDEX i ON t (a);\n");
-    let mg030 = f.iter().find(|f| f["rule"] == "MG030").expect("locks counted");
+    let mg030 = f
+        .iter()
+        .find(|f| f["rule"] == "MG030")
+        .expect("locks counted");
     assert_eq!(mg030["statement"]["kind"], "ALTER TABLE", "{f:?}");
-    assert!(mg030["message"].as_str().unwrap().contains("2 statement(s)"));
+    assert!(
+        mg030["message"]
+            .as_str()
+            .unwrap()
+            .contains("2 statement(s)")
+    );
     assert_eq!(located(&f, "MG001"), vec![(2, 1, "warning".to_string())]);
 }
 

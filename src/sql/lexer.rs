@@ -351,7 +351,10 @@ mod tests {
 
     #[test]
     fn template_tags_are_trivia() {
-        let k = kinds("{% if x %}ALTER TABLE t{# a; #} DROP c;{% endif %}", Dialect::Postgres);
+        let k = kinds(
+            "{% if x %}ALTER TABLE t{# a; #} DROP c;{% endif %}",
+            Dialect::Postgres,
+        );
         let text: Vec<&str> = k.iter().map(|t| t.1).collect();
         assert_eq!(text, ["ALTER", "TABLE", "t", "DROP", "c", ";"]);
         // An unclosed tag is punctuation, as an unclosed `${` is.

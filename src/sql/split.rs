@@ -50,7 +50,7 @@ pub fn split(text: &str, dialect: Dialect) -> Vec<Piece> {
             && line_start(text, at)
             && starts_with_ci(&text[at..], "delimiter ")
         {
-            let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+            let end = line_end(text, at);
             let d = text[at + 10..end].trim();
             delimiter = (!d.is_empty() && d != ";").then(|| d.to_string());
             lx.pos = end;
@@ -208,11 +208,13 @@ impl<'a> Shape<'a> {
 /// `after`: just past the line that is exactly `\.` (psql's end-of-data
 /// marker). `None` when no such line follows.
 fn copy_data_end(text: &str, after: usize) -> Option<usize> {
-    let mut at = text[after..].find('\n').map(|i| after + i + 1)?;
+    let mut at = line_end(text, after);
+    if at >= text.len() {
+        return None;
+    }
     while at < text.len() {
-        let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
-        let line = text[at..end].trim_end_matches(['\n', '\r']);
-        if line == "\\." {
+        let end = line_end(text, at);
+        if text[at..end].trim_end_matches(['\n', '\r']) == "\\." {
             return Some(end);
         }
         at = end;
@@ -239,8 +241,18 @@ fn line_start(text: &str, at: usize) -> bool {
     text[..at]
         .bytes()
         .rev()
-        .take_while(|c| *c != b'\n')
+        .take_while(|c| *c != b'\n' && *c != b'\r')
         .all(|c| c == b' ' || c == b'\t')
+}
+
+/// Just past the line ending (LF, CRLF or a lone CR) of the line holding `at`.
+fn line_end(text: &str, at: usize) -> usize {
+    let b = text.as_bytes();
+    match b[at..].iter().position(|c| *c == b'\n' || *c == b'\r') {
+        Some(i) if b[at + i] == b'\r' && b.get(at + i + 1) == Some(&b'\n') => at + i + 2,
+        Some(i) => at + i + 1,
+        None => text.len(),
+    }
 }
 
 fn starts_with_ci(s: &str, prefix: &str) -> bool {
@@ -344,8 +356,16 @@ mod tests {
     #[test]
     fn unclosed_states_are_statements_with_an_error_where_they_open() {
         for (sql, at, what) in [
-            ("SELECT 1;\n/* oops\nALTER TABLE t;", 10, "unterminated comment"),
-            ("SELECT 1;\n/* a /* b */ ALTER TABLE t;", 10, "unterminated comment"),
+            (
+                "SELECT 1;\n/* oops\nALTER TABLE t;",
+                10,
+                "unterminated comment",
+            ),
+            (
+                "SELECT 1;\n/* a /* b */ ALTER TABLE t;",
+                10,
+                "unterminated comment",
+            ),
             (
                 "CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1;\nALTER TABLE t;",
                 45,
