@@ -5,6 +5,8 @@
 use serde_json::Value;
 use std::process::Command;
 
+mod common;
+
 /// Runs `platcheck check --format json .` in a temporary repository holding
 /// `files`; returns the exit code and the findings.
 pub fn run(files: &[(&str, &str)]) -> (i32, Vec<Value>, Value) {
@@ -159,4 +161,43 @@ fn copy_data_without_its_end_marker_is_an_error() {
     assert_eq!(located(&f, "PC009"), err(2, 1));
     assert!(message(&f, "PC009").contains("\\."));
     assert_eq!(code, 1);
+}
+
+#[test]
+fn a_suppression_inside_a_string_literal_is_not_honoured() {
+    let (_, f) = sql(
+        "INSERT INTO t VALUES ('\n-- platcheck-ignore MG001: not a comment\n');\nCREATE INDEX i ON t (a);\n",
+    );
+    assert_eq!(located(&f, "MG001"), vec![(4, 1, "warning".to_string())]);
+}
+
+#[test]
+fn an_integer_above_i64_is_pc004_not_undeclared() {
+    for big in [
+        "9223372036854775808",
+        "99999999999999999999999999999999999999999999",
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        common::copy_tree(&common::root().join("examples/clean"), d.path(), None);
+        let p = d.path().join("contracts/clusters/orders-db.yaml");
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(text.contains("\n    max: 800\n"));
+        std::fs::write(
+            &p,
+            text.replace("\n    max: 800\n", &format!("\n    max: {big}\n")),
+        )
+        .unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_platcheck"))
+            .args(["check", "--format", "json"])
+            .current_dir(d.path())
+            .output()
+            .unwrap();
+        let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let f = doc["findings"].as_array().unwrap();
+        let rules: Vec<&str> = f.iter().map(|f| f["rule"].as_str().unwrap()).collect();
+        assert_eq!(rules, ["PC004"], "{big}: {f:?}");
+        assert_eq!(located(f, "PC004"), err(76, 10), "{big}");
+        assert!(message(f, "PC004").contains(big), "{big}");
+        assert_eq!(o.status.code(), Some(1), "{big}");
+    }
 }
