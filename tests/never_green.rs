@@ -201,3 +201,18 @@ fn an_integer_above_i64_is_pc004_not_undeclared() {
         assert_eq!(o.status.code(), Some(1), "{big}");
     }
 }
+
+#[test]
+fn an_unclosed_fence_before_the_gate_section_still_gates_the_document() {
+    let doc = "# Cache Policy (Python)\n\n## Invalidation\n\n```python\nInvalidate on change.\n\nUse asyncio here.\n\n## Python-specific implementation patterns\n\n### Mirrored-section grep gate\n\n- **Runtime / concurrency mechanic names** — `\\basyncio\\b`.\n\nRun:\n\n```\nawk '/^## Python-specific implementation patterns/{exit} 1' x.md | grep -nE '(\\basyncio\\b)'\n```\n";
+    let (code, f, summary) = run(&[("docs/x.md", doc)]);
+    assert_eq!(located(&f, "MR003"), err(5, 1), "{f:?}");
+    assert!(message(&f, "MR003").contains("never closed"));
+    assert_eq!(
+        located(&f, "MR001"),
+        err(8, 5),
+        "the gate is applied: {f:?}"
+    );
+    assert_eq!(summary["files"], 1);
+    assert_eq!(code, 1);
+}
