@@ -216,3 +216,16 @@ fn an_unclosed_fence_before_the_gate_section_still_gates_the_document() {
     assert_eq!(summary["files"], 1);
     assert_eq!(code, 1);
 }
+
+#[test]
+fn a_glob_longer_than_any_path_is_a_located_pc008() {
+    let cfg = format!(
+        "version: 1\ntoday: 2026-11-30\ninclude: [\"*.sql\", \"{}\"]\n",
+        "a".repeat(100_000)
+    );
+    let (code, f, summary) = run(&[("platcheck.yaml", &cfg), ("m.sql", "SELECT 1;\n")]);
+    assert_eq!(located(&f, "PC008"), err(3, 20), "{f:?}");
+    assert!(message(&f, "PC008").contains("100000 bytes"));
+    assert_eq!(summary["files"], 1, "the other glob still applies");
+    assert_eq!(code, 1);
+}
