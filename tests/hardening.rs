@@ -72,7 +72,9 @@ fn a_panicking_file_becomes_pc000_and_the_run_goes_on() {
 fn check_dir(files: &[(&str, String)]) -> (i32, Vec<serde_json::Value>) {
     let tmp = tempfile::tempdir().unwrap();
     for (name, text) in files {
-        std::fs::write(tmp.path().join(name), text).unwrap();
+        let p = tmp.path().join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
     }
     let o = Command::new(env!("CARGO_BIN_EXE_platcheck"))
         .args(["check", "--format", "json", "."])
@@ -147,4 +149,66 @@ fn deeply_nested_sql_is_a_located_pc009_and_the_file_goes_on() {
     assert_eq!(at(&f, "PC009"), vec![("m.sql".to_string(), 1, 1)]);
     assert_eq!(at(&f, "MG001"), vec![("m.sql".to_string(), 2, 1)]);
     assert_eq!(code, 0, "PC009 for a parse limit is a warning");
+}
+
+/// The clean example's Python/Go pair with `extra` lines added to the start
+/// of one section of each.
+fn sibling_pair(python_extra: &str, go_extra: &str) -> Vec<(&'static str, String)> {
+    let root = common::root().join("examples/clean/docs/architecture");
+    let mut out = Vec::new();
+    for (stack, extra, name) in [
+        ("python", python_extra, "docs/python/read-model-sync.md"),
+        ("go", go_extra, "docs/go/read-model-sync.md"),
+    ] {
+        let text = std::fs::read_to_string(root.join(stack).join("read-model-sync.md")).unwrap();
+        let anchor = "## Projection ownership\n";
+        assert!(text.contains(anchor));
+        out.push((
+            name,
+            text.replacen(anchor, &format!("{anchor}\n{extra}"), 1),
+        ));
+    }
+    out
+}
+
+#[test]
+fn sibling_sections_too_different_to_diff_are_reported_where_they_start() {
+    let lines = |tag: &str| {
+        (0..3000)
+            .map(|i| format!("{tag} line {i}\n"))
+            .collect::<String>()
+    };
+    let (code, f) = check_dir(&sibling_pair(&lines("py"), &lines("go")));
+    let mr004: Vec<_> = f.iter().filter(|f| f["rule"] == "MR004").collect();
+    assert_eq!(mr004.len(), 1, "{f:?}");
+    let m = mr004[0]["message"].as_str().unwrap();
+    assert!(
+        m.contains("3000 line(s) here against 3000 there, more than the 4000"),
+        "{m}"
+    );
+    assert_eq!(mr004[0]["line"], 17, "the first differing line");
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn a_small_drift_in_a_large_section_is_diffed() {
+    let same: String = (0..20_000).map(|i| format!("shared line {i}\n")).collect();
+    let (code, f) = check_dir(&sibling_pair(
+        &format!("{same}python only\n"),
+        &format!("{same}go only\n"),
+    ));
+    let mr004: Vec<_> = f.iter().filter(|f| f["rule"] == "MR004").collect();
+    assert_eq!(mr004.len(), 1, "{f:?}");
+    assert!(
+        mr004[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("(1 diff hunk(s))")
+    );
+    let help = mr004[0]["help"].as_str().unwrap();
+    assert!(
+        help.contains("python only") && help.contains("go only"),
+        "{help}"
+    );
+    assert_eq!(code, 1);
 }
