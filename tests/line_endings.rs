@@ -104,3 +104,36 @@ fn a_suppression_in_a_lone_cr_migration_covers_the_right_line() {
     );
     assert_eq!(code, 0, "MG001 is a warning");
 }
+
+#[test]
+fn a_lone_cr_document_is_gated_and_told_why_its_gate_cannot_work() {
+    let d = tempfile::tempdir().unwrap();
+    let doc = std::fs::read_to_string(
+        common::root().join("examples/clean/docs/architecture/python/read-model-sync.md"),
+    )
+    .unwrap();
+    std::fs::write(d.path().join("x.md"), doc.replace('\n', "\r")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_platcheck"))
+        .args(["check", "--format", "json"])
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mr003: Vec<_> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "MR003")
+        .map(|f| {
+            (
+                f["line"].as_u64(),
+                f["column"].as_u64(),
+                f["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(mr003.len(), 1, "{doc}");
+    assert_eq!((mr003[0].0, mr003[0].1), (Some(1), Some(1)));
+    assert!(mr003[0].2.contains("lone CR"));
+    assert_eq!(o.status.code(), Some(1));
+}

@@ -54,6 +54,10 @@ pub struct Doc<'a> {
     /// (the gate section among them); platcheck reads what follows as text
     /// and MR003 reports the fence.
     pub unclosed_fence: Option<usize>,
+    /// The byte offset of the first CR not followed by LF. awk and grep split
+    /// on LF only, so a document with lone-CR line endings is one line to its
+    /// own gate, which then cannot check it; MR003 says so.
+    pub lone_cr: Option<usize>,
     pub headings: Vec<Heading>,
     /// The first line matching the boundary regex (1-based).
     pub boundary: Option<usize>,
@@ -95,6 +99,10 @@ impl<'a> Doc<'a> {
             lines,
             fenced,
             unclosed_fence,
+            lone_cr: text
+                .bytes()
+                .enumerate()
+                .position(|(i, c)| c == b'\r' && text.as_bytes().get(i + 1) != Some(&b'\n')),
             headings,
             boundary: found,
             stack,
