@@ -12,6 +12,13 @@ case "$target" in
   contract) find ../examples ../tests/fixtures ../src/init -name '*.yaml' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
   config) find ../examples ../tests/fixtures ../src/init -name 'platcheck.yaml' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
   sql) find ../examples ../tests/fixtures -name '*.sql' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
+  # A config, a NUL, a baseline: every config paired with every baseline of the repo.
+  config_baseline)
+    for c in $(find ../examples ../tests/fixtures ../src/init -name 'platcheck.yaml'); do
+      for b in $(find ../examples ../tests/fixtures -name '*baseline*.json'); do
+        { cat "$c"; printf '\0'; cat "$b"; } > "$corpus/$(echo "$c+$b" | tr / _)"
+      done
+    done ;;
   markdown) find ../examples ../tests/fixtures -name '*.md' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
 esac
 RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" "$corpus" -- -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048

@@ -17,6 +17,9 @@ pub const CONFIG_NAME: &str = "platcheck.yaml";
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
 pub const DEFAULT_PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// PATH_MAX on Linux: no path a glob could match is longer.
+const MAX_GLOB_BYTES: usize = 4096;
+
 /// What the command line can override.
 #[derive(Clone, Debug, Default)]
 pub struct Overrides {
@@ -265,6 +268,28 @@ impl Settings {
         self.config_root = Some(root);
     }
 
+    /// A glob longer than any path is refused where it is written: the glob
+    /// compiler's literal matchers are quadratic in the length of periodic
+    /// text (a 100 KB `aaa…` took minutes), and such a glob matches nothing.
+    fn drop_huge_globs(&mut self, root: &Node) {
+        for key in ["include", "exclude"] {
+            let Some(list) = root.get(key) else { continue };
+            for (i, n) in list.as_seq().iter().enumerate() {
+                let Some(g) = n.as_str().filter(|g| g.len() > MAX_GLOB_BYTES) else {
+                    continue;
+                };
+                let detail = format!(
+                    "`{key}` glob {} is {} bytes, longer than the {MAX_GLOB_BYTES} bytes a glob may have (no path is that long; split it into several entries)",
+                    i + 1,
+                    g.len()
+                );
+                self.problem(RuleId::PC008, n.span, &format!("/{key}/{i}"), detail);
+            }
+        }
+        self.include.retain(|g| g.len() <= MAX_GLOB_BYTES);
+        self.exclude.retain(|g| g.len() <= MAX_GLOB_BYTES);
+    }
+
     /// Takes every valid value; invalid ones were reported and keep their default.
     fn read_values(&mut self, root: &Node) {
         if let Some(d) = root
@@ -293,6 +318,7 @@ impl Settings {
         };
         self.include = strings(root.get("include"));
         self.exclude = strings(root.get("exclude"));
+        self.drop_huge_globs(root);
         if let Some(b) = root.get("baseline").and_then(Node::as_str) {
             self.baseline = Some(self.root.join(b));
         }

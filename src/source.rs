@@ -75,6 +75,17 @@ pub struct SourceFile {
     pub path: std::path::PathBuf,
     pub text: Arc<str>,
     line_starts: Vec<usize>,
+    /// Characters before every `MARK_STEP`th byte, so that a column on a
+    /// very long line (60,000 statements on one line) costs a lookup plus
+    /// at most `MARK_STEP` bytes, not a count from the start of the line.
+    char_marks: Vec<usize>,
+}
+
+const MARK_STEP: usize = 1024;
+
+/// UTF-8 bytes that start a character (not continuation bytes).
+fn count_chars(b: &[u8]) -> usize {
+    b.iter().filter(|c| (**c as i8) >= -0x40).count()
 }
 
 impl SourceFile {
@@ -86,16 +97,35 @@ impl SourceFile {
         text: &str,
     ) -> Self {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         SourceFile {
             display: display.into(),
             path: path.into(),
+            line_starts: line_starts(text),
+            char_marks: std::iter::once(0)
+                .chain(text.as_bytes().chunks(MARK_STEP).scan(0, |n, chunk| {
+                    *n += count_chars(chunk);
+                    Some(*n)
+                }))
+                .collect(),
             text: Arc::from(text),
-            line_starts,
         }
     }
+}
 
+/// Where each line starts. LF, CRLF and a lone CR (classic Mac OS, and what
+/// PostgreSQL's scanner and YAML both read as a line break) each end a line.
+pub fn line_starts(text: &str) -> Vec<usize> {
+    let b = text.as_bytes();
+    let mut out = vec![0];
+    for (i, c) in b.iter().enumerate() {
+        if *c == b'\n' || (*c == b'\r' && b.get(i + 1) != Some(&b'\n')) {
+            out.push(i + 1);
+        }
+    }
+    out
+}
+
+impl SourceFile {
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
     }
@@ -129,15 +159,22 @@ impl SourceFile {
             Err(i) => i - 1,
         };
         let start = self.line_starts[idx];
-        let mut prefix = &self.text[start..offset];
+        let mut end = offset;
         // The `\r` of a CRLF is not a column of its own.
-        if prefix.ends_with('\r') && self.text[offset..].starts_with('\n') {
-            prefix = &prefix[..prefix.len() - 1];
+        if self.text[start..offset].ends_with('\r') && self.text[offset..].starts_with('\n') {
+            end -= 1;
         }
         LineCol {
             line: idx + 1,
-            column: prefix.chars().count() + 1,
+            column: self.chars_before(end) - self.chars_before(start) + 1,
         }
+    }
+
+    /// How many characters precede byte `at` (a char boundary).
+    fn chars_before(&self, at: usize) -> usize {
+        let mark = at / MARK_STEP;
+        let base = self.char_marks.get(mark).copied().unwrap_or(0);
+        base + count_chars(&self.text.as_bytes()[mark * MARK_STEP..at])
     }
 
     /// Byte offset of a 1-based line/column (clamped to the line).
@@ -197,5 +234,42 @@ mod tests {
         assert_eq!(s.line_col(2), LineCol { line: 1, column: 3 });
         assert_eq!(s.line_col(3), LineCol { line: 1, column: 3 });
         assert_eq!(s.line_col(4), LineCol { line: 2, column: 1 });
+    }
+
+    #[test]
+    fn a_lone_cr_ends_a_line() {
+        let s = SourceFile::new("a", "a", "a: 1\rbc: 2\r\rd: é3\r\ne");
+        assert_eq!(s.line_count(), 5);
+        assert_eq!(s.line_text(2), "bc: 2");
+        assert_eq!(s.line_text(3), "");
+        assert_eq!(s.line_text(4), "d: é3");
+        let three = s.text.find('3').unwrap();
+        assert_eq!(s.line_col(three), LineCol { line: 4, column: 5 });
+        assert_eq!(s.offset_of(4, 5), three);
+        assert_eq!(s.line_col(s.text.len()), LineCol { line: 5, column: 2 });
+    }
+
+    #[test]
+    fn columns_on_a_long_line_count_characters() {
+        let line = "é".repeat(3000) + &"a".repeat(MARK_STEP * 2 - 1) + "x";
+        let s = SourceFile::new("a", "a", &format!("ab\n{line}"));
+        let x = s.text.rfind('x').unwrap();
+        assert_eq!(
+            s.line_col(x),
+            LineCol {
+                line: 2,
+                column: 3000 + MARK_STEP * 2
+            }
+        );
+        assert_eq!(s.line_col(s.text.len()).column, 3000 + MARK_STEP * 2 + 1);
+        for at in [0, 1, 2, 3, 5, MARK_STEP, MARK_STEP + 1] {
+            let at = s.floor_char_boundary(at);
+            let start = s.line_start(s.line_col(at).line);
+            assert_eq!(
+                s.line_col(at).column,
+                s.text[start..at].chars().count() + 1,
+                "{at}"
+            );
+        }
     }
 }

@@ -8,6 +8,8 @@ use crate::contracts::units;
 use crate::emit::Report;
 use crate::source::FileClass;
 use crate::source::{SourceFile, Span};
+use crate::sql::Dialect;
+use crate::sql::lexer::{Lexer, Tok};
 use jiff::civil::Date;
 
 const MARKER: &str = "platcheck-ignore";
@@ -17,6 +19,9 @@ pub use crate::outcome::Suppression;
 
 /// The comment text of each line that has one, with its byte offset.
 fn comments(src: &SourceFile, class: FileClass) -> Vec<(usize, usize, String, bool)> {
+    if class == FileClass::Sql {
+        return sql_comments(src);
+    }
     let mut out = Vec::new();
     for line in 1..=src.line_count() {
         let text = src.line_text(line);
@@ -25,7 +30,7 @@ fn comments(src: &SourceFile, class: FileClass) -> Vec<(usize, usize, String, bo
         }
         let found = match class {
             FileClass::Yaml => yaml_comment(text).map(|i| (i, &text[i + 1..])),
-            FileClass::Sql => text.find("--").map(|i| (i, &text[i + 2..])),
+            FileClass::Sql => None,
             FileClass::Markdown => text
                 .find("<!--")
                 .map(|i| (i, text[i + 4..].split("-->").next().unwrap_or(""))),
@@ -39,6 +44,37 @@ fn comments(src: &SourceFile, class: FileClass) -> Vec<(usize, usize, String, bo
                 whole_line,
             ));
         }
+    }
+    out
+}
+
+/// SQL comments found by the lexer, so that `--` or `/*` inside a string
+/// literal, a quoted identifier or a dollar quote is data, not a
+/// suppression. PostgreSQL's rules are used for every dialect: both read
+/// quotes as quotes, which is what matters here.
+fn sql_comments(src: &SourceFile) -> Vec<(usize, usize, String, bool)> {
+    let text: &str = &src.text;
+    if !text.contains(MARKER) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut lx = Lexer::new(text, Dialect::Postgres);
+    while let Some(t) = lx.next_token() {
+        let raw = &text[t.start..t.end];
+        let inner = match t.kind {
+            Tok::LineComment => &raw[2..],
+            Tok::BlockComment => {
+                let r = &raw[2..];
+                r.strip_suffix("*/").unwrap_or(r)
+            }
+            _ => continue,
+        };
+        if !inner.contains(MARKER) {
+            continue;
+        }
+        let line = src.line_col(t.start).line;
+        let whole_line = text[src.line_start(line)..t.start].trim().is_empty();
+        out.push((line, t.start, inner.trim().to_string(), whole_line));
     }
     out
 }
@@ -208,6 +244,34 @@ mod tests {
         let s = scan(0, &src, FileClass::Sql, today());
         let kinds: Vec<_> = s.iter().map(|s| s.defect.as_ref().unwrap().0).collect();
         assert_eq!(kinds, vec!["no_reason", "unknown", "expired"]);
+    }
+
+    #[test]
+    fn a_marker_inside_sql_data_is_not_a_suppression() {
+        let src = SourceFile::new(
+            "a.sql",
+            "a.sql",
+            "SELECT '-- platcheck-ignore MG001: in a string';\nDO $$ -- platcheck-ignore MG001: body $$;\nSELECT \"-- platcheck-ignore MG001: x\";\n",
+        );
+        assert!(scan(0, &src, FileClass::Sql, today()).is_empty());
+    }
+
+    #[test]
+    fn sql_suppressions_count_lines_after_cr_and_crlf() {
+        for nl in ["\n", "\r\n", "\r"] {
+            let text = [
+                "SELECT 1;",
+                "/* platcheck-ignore MG001: a */",
+                "CREATE INDEX i ON t (a); -- platcheck-ignore MG030: b",
+                "",
+            ]
+            .join(nl);
+            let src = SourceFile::new("a.sql", "a.sql", &text);
+            let s = scan(0, &src, FileClass::Sql, today());
+            let lines: Vec<_> = s.iter().map(|s| (s.line, s.target_line)).collect();
+            assert_eq!(lines, vec![(2, 3), (3, 3)], "{nl:?}");
+            assert!(s.iter().all(|s| s.defect.is_none()), "{nl:?}");
+        }
     }
 }
 

@@ -99,3 +99,58 @@ fn config_inputs() {
         );
     }
 }
+
+/// `config NUL baseline`, run as `platcheck check migrations` with the
+/// baseline, as the `config_baseline` fuzz target does.
+#[test]
+fn config_baseline_inputs() {
+    for (name, bytes) in inputs("config_baseline") {
+        let (config, baseline) = match bytes.iter().position(|b| *b == 0) {
+            Some(i) => (bytes[..i].to_vec(), bytes[i + 1..].to_vec()),
+            None => (
+                bytes.clone(),
+                b"{\"version\": 1, \"entries\": []}\n".to_vec(),
+            ),
+        };
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("migrations")).unwrap();
+        std::fs::write(
+            d.path().join("migrations/V1__a.sql"),
+            "CREATE INDEX i ON t (a);\n",
+        )
+        .unwrap();
+        std::fs::write(d.path().join("platcheck.yaml"), &config).unwrap();
+        std::fs::write(d.path().join("baseline.json"), &baseline).unwrap();
+        let overrides = platcheck::settings::Overrides {
+            baseline: Some(d.path().join("baseline.json")),
+            today: Some(common::today()),
+            ..Default::default()
+        };
+        match engine::run(&[d.path().join("migrations")], d.path(), &overrides) {
+            Ok(o) => {
+                assert!(o.findings.iter().all(|f| f.rule != RuleId::PC000), "{name}");
+                assert!(
+                    o.findings.iter().all(|f| f.line >= 1 && f.column >= 1),
+                    "{name}"
+                );
+                assert_eq!(o.summary.files, 1, "{name}: the migration was checked");
+                // Gate tokens are compiled only for a gated document; these
+                // configs are wrong whatever is checked.
+                let hostile = ["huge-glob", "big-ints", "no-nul"]
+                    .iter()
+                    .any(|h| name.starts_with(h));
+                assert!(
+                    !hostile
+                        || o.findings
+                            .iter()
+                            .any(|f| f.file.ends_with("platcheck.yaml")),
+                    "{name}: the hostile config is reported: {:?}",
+                    o.findings
+                );
+            }
+            Err(engine::RunError::Usage(m)) => {
+                assert!(m.contains("baseline"), "{name}: {m}");
+            }
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //! the exact key or value through the positioned tree (never by searching the
 //! text for a key name).
 use super::units;
-use super::yaml::Node;
+use super::yaml::{Node, Value};
 use crate::catalog::RuleId;
 use crate::source::Span;
 use serde_json::Value as J;
@@ -155,6 +155,7 @@ pub fn validate(kind: SchemaKind, root: &Node) -> Vec<Issue> {
             unit_pointers.insert(pointer);
         }
     }
+    out_of_range(root, String::new(), &mut issues);
     let instance = root.to_json();
     for err in c.validator.iter_errors(&instance) {
         let pointer = err.instance_path().as_str().to_string();
@@ -174,6 +175,27 @@ pub fn validate(kind: SchemaKind, root: &Node) -> Vec<Issue> {
     issues.sort_by(|a, b| (a.span, &a.pointer).cmp(&(b.span, &b.pointer)));
     issues.dedup();
     issues
+}
+
+/// PC004 for integers outside i64: every reader would take them for
+/// "not declared", so the value is reported where it is written.
+fn out_of_range(node: &Node, pointer: String, out: &mut Vec<Issue>) {
+    if let Value::BigInt(text) = &node.value {
+        out.push(Issue {
+            rule: RuleId::PC004,
+            span: node.span,
+            variant: "range",
+            vars: vec![("where", place(&pointer)), ("value", text.clone())],
+            pointer,
+        });
+        return;
+    }
+    for (i, item) in node.as_seq().iter().enumerate() {
+        out_of_range(item, format!("{pointer}/{i}"), out);
+    }
+    for (k, v) in node.entries() {
+        out_of_range(v, format!("{pointer}/{}", escape(&k.name)), out);
+    }
 }
 
 /// Parses a unit-typed node; the error names what was expected.

@@ -20,6 +20,9 @@ pub enum Value {
     Null,
     Bool(bool),
     Int(i64),
+    /// An integer literal outside i64: kept as written so the schema check
+    /// reports it (PC004) instead of a rule reading it as absent.
+    BigInt(String),
     Float(f64),
     Str(String),
     Seq(Vec<Node>),
@@ -107,6 +110,7 @@ impl Node {
     pub fn as_f64(&self) -> Option<f64> {
         match self.value {
             Value::Int(i) => Some(i as f64),
+            Value::BigInt(ref s) => s.parse().ok(),
             Value::Float(f) => Some(f),
             _ => None,
         }
@@ -133,6 +137,7 @@ impl Node {
             Value::Null => "null".into(),
             Value::Bool(b) => b.to_string(),
             Value::Int(i) => i.to_string(),
+            Value::BigInt(s) => s.clone(),
             Value::Float(f) => f.to_string(),
             Value::Str(s) => s.clone(),
             _ => return None,
@@ -144,7 +149,7 @@ impl Node {
         match self.value {
             Value::Null => "null",
             Value::Bool(_) => "boolean",
-            Value::Int(_) => "integer",
+            Value::Int(_) | Value::BigInt(_) => "integer",
             Value::Float(_) => "number",
             Value::Str(_) => "string",
             Value::Seq(_) => "sequence",
@@ -159,6 +164,11 @@ impl Node {
             Value::Null => J::Null,
             Value::Bool(b) => J::Bool(*b),
             Value::Int(i) => J::from(*i),
+            Value::BigInt(s) => s
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map_or(J::Null, J::Number),
             Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
             Value::Str(s) => J::String(s.clone()),
             Value::Seq(items) => J::Array(items.iter().map(Node::to_json).collect()),
@@ -236,6 +246,12 @@ fn convert(src: &SourceFile, raw: Spanned<RawValue>, key: Option<Span>) -> Node 
         RawValue::Null => Value::Null,
         RawValue::Bool(b) => Value::Bool(b),
         RawValue::Int(i) => Value::Int(i),
+        RawValue::BigInt(s) => Value::BigInt(s),
+        // The YAML reader gives an integer past u128 as a float: the digits
+        // as written say it is an integer literal.
+        RawValue::Float(_) if is_integer_literal(&src.text[span.start..span.end]) => {
+            Value::BigInt(src.text[span.start..span.end].to_string())
+        }
         RawValue::Float(f) => Value::Float(f),
         RawValue::Str(s) => Value::Str(s),
         RawValue::Seq(items) => {
@@ -261,10 +277,16 @@ fn convert(src: &SourceFile, raw: Spanned<RawValue>, key: Option<Span>) -> Node 
     Node { value, span, key }
 }
 
+fn is_integer_literal(t: &str) -> bool {
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit() || c == b'_')
+}
+
 enum RawValue {
     Null,
     Bool(bool),
     Int(i64),
+    BigInt(String),
     Float(f64),
     Str(String),
     Seq(Vec<Spanned<RawValue>>),
@@ -285,13 +307,13 @@ impl<'de> Visitor<'de> for RawVisitor {
         Ok(RawValue::Int(v))
     }
     fn visit_u64<E>(self, v: u64) -> Result<RawValue, E> {
-        Ok(i64::try_from(v).map_or(RawValue::Float(v as f64), RawValue::Int))
+        Ok(i64::try_from(v).map_or(RawValue::BigInt(v.to_string()), RawValue::Int))
     }
     fn visit_i128<E>(self, v: i128) -> Result<RawValue, E> {
-        Ok(i64::try_from(v).map_or(RawValue::Float(v as f64), RawValue::Int))
+        Ok(i64::try_from(v).map_or(RawValue::BigInt(v.to_string()), RawValue::Int))
     }
     fn visit_u128<E>(self, v: u128) -> Result<RawValue, E> {
-        Ok(i64::try_from(v).map_or(RawValue::Float(v as f64), RawValue::Int))
+        Ok(i64::try_from(v).map_or(RawValue::BigInt(v.to_string()), RawValue::Int))
     }
     fn visit_f64<E>(self, v: f64) -> Result<RawValue, E> {
         Ok(RawValue::Float(v))

@@ -2,6 +2,7 @@
 //! sees them (split on `\n` only, a `\r` stays part of the line), the
 //! boundary line, headings outside code fences, and the header paragraphs
 //! (Sibling sync, Sanitization boundary) the MR rules look at.
+use super::config::GATE_HEADING;
 use regex::Regex;
 
 /// A 1-based line: its byte offset and its text as awk prints it.
@@ -48,6 +49,15 @@ pub struct Doc<'a> {
     pub lines: Vec<Line<'a>>,
     /// Which lines are inside a fenced code block (fence lines included).
     pub fenced: Vec<bool>,
+    /// The first fence that is never closed (1-based line). CommonMark would
+    /// make the rest of the document code and hide every heading after it
+    /// (the gate section among them); platcheck reads what follows as text
+    /// and MR003 reports the fence.
+    pub unclosed_fence: Option<usize>,
+    /// The byte offset of the first CR not followed by LF. awk and grep split
+    /// on LF only, so a document with lone-CR line endings is one line to its
+    /// own gate, which then cannot check it; MR003 says so.
+    pub lone_cr: Option<usize>,
     pub headings: Vec<Heading>,
     /// The first line matching the boundary regex (1-based).
     pub boundary: Option<usize>,
@@ -67,7 +77,7 @@ impl<'a> Doc<'a> {
             });
             start += piece.len();
         }
-        let fenced = fences(&lines);
+        let (fenced, unclosed_fence) = fences(&lines);
         let headings = lines
             .iter()
             .enumerate()
@@ -88,6 +98,11 @@ impl<'a> Doc<'a> {
             text,
             lines,
             fenced,
+            unclosed_fence,
+            lone_cr: text
+                .bytes()
+                .enumerate()
+                .position(|(i, c)| c == b'\r' && text.as_bytes().get(i + 1) != Some(&b'\n')),
             headings,
             boundary: found,
             stack,
@@ -158,19 +173,48 @@ pub fn heading(line: &str) -> Option<(usize, String)> {
 }
 
 /// Marks fenced code blocks (``` or ~~~, closed by a fence of the same
-/// character at least as long), as CommonMark does.
-fn fences(lines: &[Line]) -> Vec<bool> {
-    let mut out = vec![false; lines.len()];
-    let mut open: Option<(u8, usize)> = None;
-    for (i, l) in lines.iter().enumerate() {
+/// character at least as long), as CommonMark does, except that a fence
+/// never closed covers only its own line (see `Doc::unclosed_fence`).
+fn fences(lines: &[Line]) -> (Vec<bool>, Option<usize>) {
+    let mut owner = vec![None; lines.len()];
+    let mut unclosed = None;
+    let mut from = 0;
+    // A few rescans recover the usual case (one forgotten fence); a bound
+    // keeps a document made of unclosable fences linear.
+    for _ in 0..4 {
+        let Some(mut o) = fences_from(lines, from, &mut owner) else {
+            break;
+        };
+        // With one fence too many, the pairs after the forgotten one are off
+        // by one: the gate section's own command fence then closes the
+        // forgotten one, hiding the section. The fence whose block swallows
+        // the gate heading is the one taken as unclosed.
+        if let Some(h) = (from..lines.len()).find(|&i| {
+            owner[i].is_some_and(|op| op != i)
+                && heading(lines[i].text).is_some_and(|(_, t)| t.eq_ignore_ascii_case(GATE_HEADING))
+        }) {
+            o = owner[h].unwrap_or(o);
+        }
+        owner[o + 1..].iter_mut().for_each(|f| *f = None);
+        unclosed.get_or_insert(o + 1);
+        from = o + 1;
+    }
+    (owner.iter().map(Option::is_some).collect(), unclosed)
+}
+
+/// Marks the lines of each fenced block from line index `from` with the
+/// index of its opening fence; the index of a fence left open.
+fn fences_from(lines: &[Line], from: usize, owner: &mut [Option<usize>]) -> Option<usize> {
+    let mut open: Option<(u8, usize, usize)> = None;
+    for (i, l) in lines.iter().enumerate().skip(from) {
         let t = l.text.trim_end_matches('\r');
         let indent = t.len() - t.trim_start_matches(' ').len();
         let body = &t[indent..];
         let ch = body.bytes().next();
         let run = |c: u8| body.bytes().take_while(|&b| b == c).count();
         match open {
-            Some((c, n)) => {
-                out[i] = true;
+            Some((c, n, at)) => {
+                owner[i] = Some(at);
                 if indent < 4 && ch == Some(c) && run(c) >= n && body[run(c)..].trim().is_empty() {
                     open = None;
                 }
@@ -181,13 +225,13 @@ fn fences(lines: &[Line]) -> Vec<bool> {
                     && run(c) >= 3
                     && !(c == b'`' && body[run(c)..].contains('`'))
                 {
-                    out[i] = true;
-                    open = Some((c, run(c)));
+                    owner[i] = Some(i);
+                    open = Some((c, run(c), i));
                 }
             }
         }
     }
-    out
+    open.map(|(_, _, at)| at)
 }
 
 /// The stack of a boundary heading: the regex's `stack` group when it has
@@ -273,5 +317,19 @@ mod tests {
         assert_eq!(s[0], (r"x\(".to_string(), 3));
         assert_eq!(s[1].0, "y`z");
         assert_eq!(s.len(), 2);
+    }
+
+    #[test]
+    fn an_unclosed_fence_covers_only_its_line() {
+        let re = Regex::new("^## .*-specific").unwrap();
+        let d = Doc::parse("# T\n```sh\nx\n## One\n", &re);
+        assert_eq!(d.unclosed_fence, Some(2));
+        assert_eq!(d.fenced, vec![false, true, false, false]);
+        assert_eq!(
+            d.headings.iter().map(|h| h.line).collect::<Vec<_>>(),
+            vec![1, 4]
+        );
+        let d = Doc::parse("```a\n```b\n```c\n", &re);
+        assert_eq!(d.unclosed_fence, Some(1));
     }
 }

@@ -49,6 +49,9 @@ struct Piece {
     assertion: bool,
 }
 
+/// Deeper than any real gate pattern, far below what overflows a stack.
+const MAX_DEPTH: usize = 100;
+
 const REPEATED_ANCHOR: &str = "a quantifier after an anchor (`\\b*`, `$+`, `\\<{2}`) has no portable meaning (GNU grep reads it inconsistently); drop the quantifier";
 
 impl Parser<'_> {
@@ -165,6 +168,11 @@ impl Parser<'_> {
         let c = self.chars.next().unwrap_or_default();
         let text = match c {
             '(' => {
+                // The parser recurses per group: a bound turns a hostile
+                // pattern into an error instead of a stack overflow.
+                if depth >= MAX_DEPTH {
+                    return Err(format!("groups nested more than {MAX_DEPTH} deep"));
+                }
                 let inner = self.alternation(depth + 1)?;
                 if self.chars.next() != Some(')') {
                     return Err("Unmatched ( or \\(".into());
@@ -388,5 +396,13 @@ mod tests {
         ] {
             assert!(compile(bad).is_err(), "{bad} should be rejected");
         }
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let ok = format!("{}a{}", "(".repeat(MAX_DEPTH), ")".repeat(MAX_DEPTH));
+        assert!(compile(&ok).is_ok());
+        let deep = format!("{}a{}", "(".repeat(100_000), ")".repeat(100_000));
+        assert!(compile(&deep).unwrap_err().contains("nested more than"));
     }
 }

@@ -82,6 +82,11 @@ pub fn gate_for<'g>(
         return None;
     }
     let d = Doc::parse(text, &default.boundary);
+    // A lone-CR document is one line to awk, so its gate heading is not a
+    // heading; it is still gated, so that MR003 reports why it cannot be.
+    if d.lone_cr.is_some() {
+        return Some(default);
+    }
     section::find(&d).map(|_| default)
 }
 

@@ -12,7 +12,7 @@ use crate::emit::Report;
 use crate::source::Span;
 use regex::Regex;
 use similar::TextDiff;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone)]
@@ -21,6 +21,8 @@ pub struct Section {
     pub key: String,
     pub title: String,
     pub line: usize,
+    /// The line of the body's first line (leading blank lines are trimmed).
+    pub body_line: usize,
     pub body: String,
 }
 
@@ -35,6 +37,12 @@ pub fn sections(doc: &Doc) -> Vec<Section> {
     let first_h2 = starts.iter().position(|h| h.level == 2);
     let mut out = Vec::new();
     let mut parent = String::new();
+    // Compiled once per document: once per line made a 1.4 MB pair take minutes.
+    let stack = doc
+        .stack
+        .as_deref()
+        .filter(|s| !s.is_empty())
+        .and_then(|s| Regex::new(&format!(r"\b{}\b", regex::escape(s))).ok());
     for (i, h) in starts.iter().enumerate() {
         if first_h2.is_none_or(|f| i < f) {
             continue;
@@ -49,29 +57,26 @@ pub fn sections(doc: &Doc) -> Vec<Section> {
         };
         let stop = starts.get(i + 1).map_or(end, |n| n.line);
         let lines: Vec<String> = (h.line + 1..stop)
-            .map(|n| normalize(doc.line(n), doc.stack.as_deref()))
+            .map(|n| normalize(doc.line(n), stack.as_ref()))
             .collect();
+        let blank = lines.iter().take_while(|l| l.is_empty()).count();
         let body = lines.join("\n").trim_matches('\n').to_string() + "\n";
         out.push(Section {
             key,
             title: h.text.clone(),
             line: h.line,
+            body_line: h.line + 1 + blank,
             body,
         });
     }
     out
 }
 
-fn normalize(line: &str, stack: Option<&str>) -> String {
+fn normalize(line: &str, stack: Option<&Regex>) -> String {
     let line = line.trim_end();
     match stack {
-        Some(s) if !s.is_empty() => {
-            let re = Regex::new(&format!(r"\b{}\b", regex::escape(s)));
-            re.map_or(line.to_string(), |re| {
-                re.replace_all(line, "<stack>").to_string()
-            })
-        }
-        _ => line.to_string(),
+        Some(re) => re.replace_all(line, "<stack>").to_string(),
+        None => line.to_string(),
     }
 }
 
@@ -183,14 +188,20 @@ fn compare(
     let a_display = &files[a.file].display;
     let sa = sections(&a.doc);
     let sb = sections(b);
+    let by_key_b: HashMap<&str, &Section> = sb.iter().rev().map(|s| (s.key.as_str(), s)).collect();
+    let keys_a: HashSet<&str> = sa.iter().map(|s| s.key.as_str()).collect();
     let at = |doc: &Doc, line: usize| {
         let s = doc.lines[line - 1].start;
         Span::new(s, s + doc.line(line).trim_end().len())
     };
     for s in &sa {
-        match sb.iter().find(|o| o.key == s.key) {
+        match by_key_b.get(s.key.as_str()).copied() {
             Some(o) if o.body != s.body => {
                 if allowed(a.gate, s) {
+                    continue;
+                }
+                if let Some(r) = too_large(a, s, o, b_display) {
+                    out.drift.push(r);
                     continue;
                 }
                 let diff = TextDiff::from_lines(&s.body, &o.body)
@@ -220,7 +231,7 @@ fn compare(
             None => {}
         }
     }
-    for s in sb.iter().filter(|s| !sa.iter().any(|o| o.key == s.key)) {
+    for s in sb.iter().filter(|s| !keys_a.contains(s.key.as_str())) {
         if allowed(a.gate, s) {
             continue;
         }
@@ -234,6 +245,39 @@ fn compare(
             None => r.variant("only_there").var("sibling", b_display),
         });
     }
+}
+
+/// Myers costs (N+M)·D: past this many differing lines (after the common
+/// head and tail) the diff is not computed and MR004 says where the
+/// difference starts and how large it is.
+pub const MAX_DIFF_LINES: usize = 4000;
+
+fn too_large(a: &Gated, s: &Section, o: &Section, b_display: &str) -> Option<Report> {
+    let la: Vec<&str> = s.body.lines().collect();
+    let lb: Vec<&str> = o.body.lines().collect();
+    let head = la.iter().zip(&lb).take_while(|(x, y)| x == y).count();
+    let tail = la[head..]
+        .iter()
+        .rev()
+        .zip(lb[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (da, db) = (la.len() - head - tail, lb.len() - head - tail);
+    if da + db <= MAX_DIFF_LINES {
+        return None;
+    }
+    let first = (s.body_line + head).min(a.doc.lines.len().max(1));
+    let start = a.doc.lines[first - 1].start;
+    let span = Span::new(start, start + a.doc.line(first).trim_end().len());
+    Some(
+        Report::new(RuleId::MR004, a.file, span)
+            .variant("too_large")
+            .var("section", &s.key)
+            .var("sibling", b_display)
+            .var("lines_a", da)
+            .var("lines_b", db)
+            .var("cap", MAX_DIFF_LINES),
+    )
 }
 
 fn allowed(gate: &Gate, s: &Section) -> bool {

@@ -28,6 +28,10 @@ pub enum Tok {
     Punct,
     LineComment,
     BlockComment,
+    /// A template tag that is not SQL: `{% … %}` (Jinja/dbt control) or
+    /// `{# … #}` (a template comment). The server never sees it, so it is
+    /// trivia; the SQL around it is still split and analysed.
+    Template,
     Space,
 }
 
@@ -43,7 +47,10 @@ pub struct Token {
 
 impl Token {
     pub fn is_trivia(&self) -> bool {
-        matches!(self.kind, Tok::Space | Tok::LineComment | Tok::BlockComment)
+        matches!(
+            self.kind,
+            Tok::Space | Tok::LineComment | Tok::BlockComment | Tok::Template
+        )
     }
 }
 
@@ -52,6 +59,9 @@ pub struct Lexer<'a> {
     b: &'a [u8],
     pub pos: usize,
     dialect: Dialect,
+    /// Closers (`}`, `}}`, `%}`, `#}`) known to be absent after an offset:
+    /// a file full of unclosed `{%` is scanned once, not once per `{%`.
+    absent: Vec<(&'static [u8], usize)>,
 }
 
 fn ident_start(c: u8) -> bool {
@@ -68,6 +78,7 @@ impl<'a> Lexer<'a> {
             b: src.as_bytes(),
             pos: 0,
             dialect,
+            absent: Vec::new(),
         }
     }
 
@@ -123,6 +134,8 @@ impl<'a> Lexer<'a> {
             }
             b'$' if self.peek(1) == b'{' => self.until_close(b"}", Tok::Placeholder),
             b'{' if self.peek(1) == b'{' => self.until_close(b"}}", Tok::Placeholder),
+            b'{' if self.peek(1) == b'%' => self.until_close(b"%}", Tok::Template),
+            b'{' if self.peek(1) == b'#' => self.until_close(b"#}", Tok::Template),
             b'$' if !my => self.dollar(),
             b':' if self.peek(1) == b':' => {
                 self.advance_to(start + 2);
@@ -235,9 +248,18 @@ impl<'a> Lexer<'a> {
         (kind, true)
     }
 
-    fn until_close(&mut self, close: &[u8], kind: Tok) -> (Tok, bool) {
+    fn until_close(&mut self, close: &'static [u8], kind: Tok) -> (Tok, bool) {
         let from = self.pos + 2;
-        match find(&self.b[from.min(self.b.len())..], close) {
+        let known_absent = self.absent.iter().any(|(c, at)| *c == close && *at <= from);
+        let found = if known_absent {
+            None
+        } else {
+            find(&self.b[from.min(self.b.len())..], close)
+        };
+        if found.is_none() && !known_absent {
+            self.absent.push((close, from));
+        }
+        match found {
             Some(i) => {
                 self.advance_to(from + i + close.len());
                 (kind, false)
@@ -325,6 +347,18 @@ mod tests {
         assert_eq!(k[1], (Tok::DollarStr, "$x$ a; $$ b $x$"));
         assert_eq!(k[3], (Tok::Param, "$1"));
         assert_eq!(k[4], (Tok::DollarStr, "$$;$$"));
+    }
+
+    #[test]
+    fn template_tags_are_trivia() {
+        let k = kinds(
+            "{% if x %}ALTER TABLE t{# a; #} DROP c;{% endif %}",
+            Dialect::Postgres,
+        );
+        let text: Vec<&str> = k.iter().map(|t| t.1).collect();
+        assert_eq!(text, ["ALTER", "TABLE", "t", "DROP", "c", ";"]);
+        // An unclosed tag is punctuation, as an unclosed `${` is.
+        assert_eq!(kinds("{% x", Dialect::Postgres)[0], (Tok::Punct, "{"));
     }
 
     #[test]

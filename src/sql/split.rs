@@ -38,10 +38,7 @@ pub fn split(text: &str, dialect: Dialect) -> Vec<Piece> {
     let mut body: Option<Span> = None;
     let mut error = None;
     let mut delimiter: Option<String> = None;
-    // Words seen so far in this statement, to spot `BEGIN ATOMIC` bodies.
-    let mut atomic_depth = 0usize;
-    let mut prev_word = "";
-    let mut first_word = "";
+    let mut st = Shape::default();
     loop {
         let at = lx.pos;
         if at >= text.len() {
@@ -53,7 +50,7 @@ pub fn split(text: &str, dialect: Dialect) -> Vec<Piece> {
             && line_start(text, at)
             && starts_with_ci(&text[at..], "delimiter ")
         {
-            let end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+            let end = line_end(text, at);
             let d = text[at + 10..end].trim();
             delimiter = (!d.is_empty() && d != ";").then(|| d.to_string());
             lx.pos = end;
@@ -71,8 +68,7 @@ pub fn split(text: &str, dialect: Dialect) -> Vec<Piece> {
             let end = at + d.len();
             lx.pos = end;
             finish(&mut out, &mut piece_start, end, &mut body, &mut error);
-            atomic_depth = 0;
-            first_word = "";
+            st = Shape::default();
             continue;
         }
         let Some(mut t) = lx.next_token() else { break };
@@ -94,43 +90,136 @@ pub fn split(text: &str, dialect: Dialect) -> Vec<Piece> {
                 _ => "unterminated comment",
             };
             error = Some(SplitError { at: t.start, what });
+            // A comment that swallows the rest of the file is a statement of
+            // its own: a trivia-only piece would vanish with what it hides.
+            body = Some(body.map_or(Span::new(t.start, t.end), |b| Span::new(b.start, t.end)));
         }
         if t.is_trivia() {
             continue;
         }
-        if t.kind == Tok::Semicolon && delimiter.is_none() && atomic_depth == 0 {
+        if t.kind == Tok::Semicolon && delimiter.is_none() && st.atomic_depth == 0 {
+            let copy = st.copy_stdin.then(|| copy_data_end(text, t.end));
+            if let Some(None) = copy
+                && error.is_none()
+            {
+                error = Some(SplitError {
+                    at: body.map_or(t.start, |b| b.start),
+                    what: "COPY FROM STDIN data without a closing `\\.` line",
+                });
+            }
             finish(&mut out, &mut piece_start, t.end, &mut body, &mut error);
-            first_word = "";
+            st = Shape::default();
+            // The rows after `COPY … FROM stdin;` are data up to `\.`: a quote
+            // in them must not open a string that hides the next statements.
+            if let Some(data) = copy {
+                let end = data.unwrap_or(text.len());
+                out.push(Piece {
+                    span: Span::new(piece_start, end),
+                    body: Span::empty(end),
+                    error: None,
+                });
+                piece_start = end;
+                lx.pos = end;
+            }
             continue;
         }
         body = Some(match body {
             Some(b) => Span::new(b.start, t.end),
             None => Span::new(t.start, t.end),
         });
-        if t.kind == Tok::Word {
-            let w = &text[t.start..t.end];
-            if first_word.is_empty() {
-                first_word = w;
-            }
-            // SQL-standard function bodies (PostgreSQL 14+) contain `;`.
-            if first_word.eq_ignore_ascii_case("create") {
-                let opens_atomic =
-                    w.eq_ignore_ascii_case("atomic") && prev_word.eq_ignore_ascii_case("begin");
-                let opens_case = w.eq_ignore_ascii_case("case") && atomic_depth > 0;
-                if opens_atomic || opens_case {
-                    atomic_depth += 1;
-                } else if w.eq_ignore_ascii_case("end") && atomic_depth > 0 {
-                    atomic_depth -= 1;
-                }
-            }
-            prev_word = w;
-        }
+        st.see(&t, text, dialect);
     }
-    if piece_start < text.len() {
+    if st.atomic_depth > 0 && error.is_none() {
+        error = Some(SplitError {
+            at: st.atomic_at,
+            what: "unterminated BEGIN ATOMIC body (no matching END)",
+        });
+    }
+    if piece_start < text.len() || error.is_some() {
         let end = text.len();
         finish(&mut out, &mut piece_start, end, &mut body, &mut error);
     }
     out
+}
+
+/// What the splitter tracks of the statement being read.
+#[derive(Default)]
+struct Shape<'a> {
+    words: usize,
+    first_word: &'a str,
+    /// The previous significant token, when it was a word.
+    prev_word: &'a str,
+    prev_start: usize,
+    /// `CREATE [OR REPLACE] FUNCTION|PROCEDURE`: only routines have bodies.
+    routine: bool,
+    atomic_depth: usize,
+    /// Where the outermost `BEGIN ATOMIC` opened.
+    atomic_at: usize,
+    copy_stdin: bool,
+}
+
+impl<'a> Shape<'a> {
+    fn see(&mut self, t: &super::lexer::Token, text: &'a str, dialect: Dialect) {
+        if t.kind != Tok::Word {
+            self.prev_word = "";
+            return;
+        }
+        let w = &text[t.start..t.end];
+        self.words += 1;
+        if self.words == 1 {
+            self.first_word = w;
+        }
+        let create = self.first_word.eq_ignore_ascii_case("create");
+        if create
+            && self.words <= 4
+            && (w.eq_ignore_ascii_case("function") || w.eq_ignore_ascii_case("procedure"))
+        {
+            self.routine = true;
+        }
+        // SQL-standard function bodies (PostgreSQL 14+) contain `;`. The two
+        // words must be adjacent: `CREATE INDEX i ON t (begin, atomic)` names
+        // columns.
+        if self.routine && !dialect.is_mysql() {
+            let opens_atomic =
+                w.eq_ignore_ascii_case("atomic") && self.prev_word.eq_ignore_ascii_case("begin");
+            let opens_case = w.eq_ignore_ascii_case("case") && self.atomic_depth > 0;
+            if opens_atomic || opens_case {
+                if self.atomic_depth == 0 {
+                    self.atomic_at = self.prev_start;
+                }
+                self.atomic_depth += 1;
+            } else if w.eq_ignore_ascii_case("end") && self.atomic_depth > 0 {
+                self.atomic_depth -= 1;
+            }
+        }
+        if self.first_word.eq_ignore_ascii_case("copy")
+            && self.prev_word.eq_ignore_ascii_case("from")
+            && w.eq_ignore_ascii_case("stdin")
+            && !dialect.is_mysql()
+        {
+            self.copy_stdin = true;
+        }
+        self.prev_word = w;
+        self.prev_start = t.start;
+    }
+}
+
+/// The end of `COPY … FROM stdin` data that starts on the line after
+/// `after`: just past the line that is exactly `\.` (psql's end-of-data
+/// marker). `None` when no such line follows.
+fn copy_data_end(text: &str, after: usize) -> Option<usize> {
+    let mut at = line_end(text, after);
+    if at >= text.len() {
+        return None;
+    }
+    while at < text.len() {
+        let end = line_end(text, at);
+        if text[at..end].trim_end_matches(['\n', '\r']) == "\\." {
+            return Some(end);
+        }
+        at = end;
+    }
+    None
 }
 
 fn finish(
@@ -152,8 +241,18 @@ fn line_start(text: &str, at: usize) -> bool {
     text[..at]
         .bytes()
         .rev()
-        .take_while(|c| *c != b'\n')
+        .take_while(|c| *c != b'\n' && *c != b'\r')
         .all(|c| c == b' ' || c == b'\t')
+}
+
+/// Just past the line ending (LF, CRLF or a lone CR) of the line holding `at`.
+fn line_end(text: &str, at: usize) -> usize {
+    let b = text.as_bytes();
+    match b[at..].iter().position(|c| *c == b'\n' || *c == b'\r') {
+        Some(i) if b[at + i] == b'\r' && b.get(at + i + 1) == Some(&b'\n') => at + i + 2,
+        Some(i) => at + i + 1,
+        None => text.len(),
+    }
 }
 
 fn starts_with_ci(s: &str, prefix: &str) -> bool {
@@ -245,5 +344,65 @@ mod tests {
         let p = split("SELECT 1; SELECT 'abc", Dialect::Postgres);
         assert_eq!(p.len(), 2);
         assert_eq!(p[1].error.as_ref().unwrap().what, "unterminated string");
+    }
+
+    fn errors(text: &str) -> Vec<(usize, &'static str)> {
+        split(text, Dialect::Postgres)
+            .into_iter()
+            .filter_map(|p| p.error.map(|e| (e.at, e.what)))
+            .collect()
+    }
+
+    #[test]
+    fn unclosed_states_are_statements_with_an_error_where_they_open() {
+        for (sql, at, what) in [
+            (
+                "SELECT 1;\n/* oops\nALTER TABLE t;",
+                10,
+                "unterminated comment",
+            ),
+            (
+                "SELECT 1;\n/* a /* b */ ALTER TABLE t;",
+                10,
+                "unterminated comment",
+            ),
+            (
+                "CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1;\nALTER TABLE t;",
+                45,
+                "unterminated BEGIN ATOMIC body (no matching END)",
+            ),
+            (
+                "COPY t FROM stdin;\nit's\nALTER TABLE t;",
+                0,
+                "COPY FROM STDIN data without a closing `\\.` line",
+            ),
+        ] {
+            assert_eq!(errors(sql), vec![(at, what)], "{sql}");
+        }
+    }
+
+    #[test]
+    fn begin_and_atomic_as_column_names_do_not_open_a_body() {
+        let sql = "CREATE INDEX i ON t (begin, atomic);\nALTER TABLE t ADD c int;";
+        assert_eq!(bodies(sql, Dialect::Postgres).len(), 2);
+        assert!(errors(sql).is_empty());
+    }
+
+    #[test]
+    fn copy_data_is_skipped_to_its_end_marker() {
+        let sql = "COPY t (a) FROM stdin;\nit's\t'\n\\.\r\nALTER TABLE t ADD c int;";
+        assert_eq!(
+            bodies(sql, Dialect::Postgres),
+            vec!["COPY t (a) FROM stdin", "ALTER TABLE t ADD c int"]
+        );
+    }
+
+    #[test]
+    fn template_tags_do_not_hide_statements() {
+        let sql = "{% if x %}\nALTER TABLE t ADD c int;\n{% endif %}\n{# note; #}SELECT 1;";
+        assert_eq!(
+            bodies(sql, Dialect::Postgres),
+            vec!["ALTER TABLE t ADD c int", "SELECT 1"]
+        );
     }
 }

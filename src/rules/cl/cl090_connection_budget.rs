@@ -16,6 +16,11 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             continue;
         }
         let Some(max) = int_at(c, "/spec/connections/max") else {
+            // A value that is there but not an i64 (a string, 2^63) was
+            // reported by the loader (PC004); it is not "not declared".
+            if node(c, "/spec/connections/max").is_some_and(|n| !n.is_null()) {
+                continue;
+            }
             sink.push(
                 c.report(RuleId::CL090, "/spec/connections/max")
                     .variant("no_max"),

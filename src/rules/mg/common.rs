@@ -43,8 +43,7 @@ pub fn text<'a>(ctx: &RuleCtx<'a>, fa: &'a FileAnalysis, st: &Stmt) -> &'a str {
 /// A report at the statement's first line, with its lock facts.
 pub fn report(ctx: &RuleCtx, rule: RuleId, fa: &FileAnalysis, st: &Stmt) -> Report {
     let t = text(ctx, fa, st);
-    let first_line = t.find('\n').map_or(t.len(), |i| i);
-    let first_line = t[..first_line].trim_end_matches('\r').len();
+    let first_line = t.find(['\n', '\r']).unwrap_or(t.len());
     Report::new(
         rule,
         fa.file,

@@ -216,8 +216,7 @@ impl Build<'_> {
     }
     /// A problem about a file as a whole, reported at its first line.
     pub fn file_problem(&mut self, rule: RuleId, inp: &Input, detail: impl Into<String>) {
-        let first = inp.text.find('\n').unwrap_or(inp.text.len());
-        let first = inp.text[..first].trim_end_matches('\r').len();
+        let first = inp.text.find(['\n', '\r']).unwrap_or(inp.text.len());
         self.problem(rule, inp.file, Span::new(0, first), detail);
     }
 }
