@@ -35,6 +35,12 @@ pub fn sections(doc: &Doc) -> Vec<Section> {
     let first_h2 = starts.iter().position(|h| h.level == 2);
     let mut out = Vec::new();
     let mut parent = String::new();
+    // Compiled once per document, not once per line.
+    let stack = doc
+        .stack
+        .as_deref()
+        .filter(|s| !s.is_empty())
+        .and_then(|s| Regex::new(&format!(r"\b{}\b", regex::escape(s))).ok());
     for (i, h) in starts.iter().enumerate() {
         if first_h2.is_none_or(|f| i < f) {
             continue;
@@ -49,7 +55,7 @@ pub fn sections(doc: &Doc) -> Vec<Section> {
         };
         let stop = starts.get(i + 1).map_or(end, |n| n.line);
         let lines: Vec<String> = (h.line + 1..stop)
-            .map(|n| normalize(doc.line(n), doc.stack.as_deref()))
+            .map(|n| normalize(doc.line(n), stack.as_ref()))
             .collect();
         let body = lines.join("\n").trim_matches('\n').to_string() + "\n";
         out.push(Section {
@@ -62,16 +68,14 @@ pub fn sections(doc: &Doc) -> Vec<Section> {
     out
 }
 
-fn normalize(line: &str, stack: Option<&str>) -> String {
+/// `stack`: the document's stack name as a whole-word pattern (`None`
+/// when it has none, or when the name does not compile: the line is kept
+/// as written, as before the pattern was compiled once per document).
+fn normalize(line: &str, stack: Option<&Regex>) -> String {
     let line = line.trim_end();
     match stack {
-        Some(s) if !s.is_empty() => {
-            let re = Regex::new(&format!(r"\b{}\b", regex::escape(s)));
-            re.map_or(line.to_string(), |re| {
-                re.replace_all(line, "<stack>").to_string()
-            })
-        }
-        _ => line.to_string(),
+        Some(re) => re.replace_all(line, "<stack>").to_string(),
+        None => line.to_string(),
     }
 }
 
@@ -82,6 +86,7 @@ pub enum Other {
     External { display: String, text: String },
 }
 
+#[derive(Debug)]
 pub struct Outcome {
     pub drift: Vec<Report>,
     pub missing: Vec<Report>,
