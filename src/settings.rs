@@ -306,6 +306,11 @@ impl Settings {
                         &pointer,
                         format!("unknown rule `{}`{hint}", key.name),
                     );
+                    if let Some(s) = schema::suggest_unique(&key.name, &names)
+                        && let Some(r) = self.problems.last_mut()
+                    {
+                        r.vars.push(("suggestion", s.to_string()));
+                    }
                     continue;
                 };
                 match value.as_str() {
