@@ -67,9 +67,141 @@ fn main() {
         )
         .unwrap();
     }
+    out.push_str("        }\n    }\n\n    /// The data file's front matter as JSON, prepared by build.rs so a run\n    /// need not parse YAML; `None` when it uses YAML beyond the plain subset\n    /// `front_matter_json` reads (the catalogue then parses the YAML).\n    pub const fn front_matter_json(self) -> Option<&'static str> {\n        match self {\n");
+    for (id, rel) in &rules {
+        let text = std::fs::read_to_string(manifest_dir.join(rel)).expect("rule file");
+        match front_matter_json(&text) {
+            Some(json) => writeln!(out, "            RuleId::{id} => Some({json:?}),").unwrap(),
+            None => writeln!(out, "            RuleId::{id} => None,").unwrap(),
+        }
+    }
     out.push_str("        }\n    }\n}\n");
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("rule_ids.rs");
     std::fs::write(dest, out).unwrap();
+}
+
+/// The front matter of a rule data file as a JSON object, for the flat YAML
+/// the data files use: `key: scalar` lines and mappings of them one level
+/// deep (`messages:`), scalars plain, single- or double-quoted. Generic over
+/// keys and families: the catalogue's own serde struct decides what is
+/// allowed. Anything else (comments, block scalars, flow collections, other
+/// escapes) gives `None`, and the catalogue parses that file's YAML at run
+/// time instead; a unit test checks both readings agree for every rule.
+fn front_matter_json(text: &str) -> Option<String> {
+    let rest = text.strip_prefix("---\n")?;
+    let end = rest.find("\n---\n")?;
+    let mut top: Vec<(String, String)> = Vec::new();
+    let mut open: Option<(String, Vec<(String, String)>)> = None;
+    for line in rest[..end].lines() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (nested, line) = match line.strip_prefix("  ") {
+            Some(l) => (true, l),
+            None => (false, line),
+        };
+        let (key, value) = line.split_once(':')?;
+        if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return None;
+        }
+        if !value.is_empty() && !value.starts_with(' ') {
+            return None;
+        }
+        let value = value.trim();
+        match (nested, &mut open) {
+            (true, Some((_, entries))) => {
+                let key = json_string(key);
+                if entries.iter().any(|(k, _)| *k == key) {
+                    return None;
+                }
+                entries.push((key, scalar(value)?));
+            }
+            (true, None) => return None,
+            (false, _) => {
+                if let Some((k, entries)) = open.take() {
+                    top.push((k, json_object(&entries)?));
+                }
+                if value.is_empty() {
+                    open = Some((json_string(key), Vec::new()));
+                } else {
+                    top.push((json_string(key), scalar(value)?));
+                }
+            }
+        }
+    }
+    if let Some((k, entries)) = open.take() {
+        top.push((k, json_object(&entries)?));
+    }
+    let mut keys: Vec<_> = top.iter().map(|(k, _)| k).collect();
+    keys.sort();
+    keys.dedup();
+    if keys.len() != top.len() {
+        return None;
+    }
+    json_object(&top)
+}
+
+/// One YAML scalar as a JSON string, or `None` outside the subset.
+fn scalar(v: &str) -> Option<String> {
+    if let Some(inner) = v.strip_prefix('"') {
+        let inner = inner.strip_suffix('"')?;
+        let mut s = String::new();
+        let mut chars = inner.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next()? {
+                    c @ ('"' | '\\' | '/') => s.push(c),
+                    _ => return None,
+                },
+                '"' => return None,
+                c => s.push(c),
+            }
+        }
+        return Some(json_string(&s));
+    }
+    if let Some(inner) = v.strip_prefix('\'') {
+        let inner = inner.strip_suffix('\'')?;
+        if inner.replace("''", "").contains('\'') {
+            return None;
+        }
+        return Some(json_string(&inner.replace("''", "'")));
+    }
+    // A plain scalar: only ones YAML reads as the same string (no
+    // indicators, no comment, no `: `, nothing typed as bool/number/null).
+    let first = v.chars().next()?;
+    if "-?:,[]{}#&*!|>'\"%@`".contains(first)
+        || v.contains(": ")
+        || v.contains(" #")
+        || v.ends_with(':')
+        || v.parse::<f64>().is_ok()
+        || matches!(
+            v.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "~" | ".inf" | ".nan"
+        )
+    {
+        return None;
+    }
+    Some(json_string(v))
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => write!(out, "\\u{:04x}", c as u32).unwrap(),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `None` for an empty mapping: `key:` with nothing under it is YAML null.
+fn json_object(entries: &[(String, String)]) -> Option<String> {
+    let body: Vec<String> = entries.iter().map(|(k, v)| format!("{k}:{v}")).collect();
+    (!body.is_empty()).then(|| format!("{{{}}}", body.join(",")))
 }
 
 fn front_matter_id(text: &str) -> Option<String> {

@@ -144,7 +144,7 @@ fn catalog() -> &'static BTreeMap<RuleId, RuleMeta> {
     CATALOG.get_or_init(|| {
         RuleId::ALL
             .iter()
-            .map(|&id| match parse_doc(id, id.doc_source()) {
+            .map(|&id| match embedded_doc(id) {
                 Ok(meta) => (id, meta),
                 // The data files are embedded at build time and checked by
                 // tests/catalog.rs, so a bad one is a build defect.
@@ -154,16 +154,41 @@ fn catalog() -> &'static BTreeMap<RuleId, RuleMeta> {
     })
 }
 
-/// Parses one rule data file.
-pub fn parse_doc(id: RuleId, text: &str) -> Result<RuleMeta, String> {
+/// An embedded rule's metadata, from the JSON build.rs made of its front
+/// matter: parsing every rule's YAML was half of a one-file run. Falls back
+/// to the YAML when build.rs left the file to it (or the JSON does not fit
+/// the struct), so the errors stay the YAML parser's.
+fn embedded_doc(id: RuleId) -> Result<RuleMeta, String> {
+    let text = id.doc_source();
+    let prepared = id
+        .front_matter_json()
+        .and_then(|json| serde_json::from_str::<FrontMatter>(json).ok());
+    match prepared {
+        Some(fm) => from_front_matter(id, fm, split_doc(text)?.1),
+        None => parse_doc(id, text),
+    }
+}
+
+/// A data file's front matter (with its last newline) and body.
+fn split_doc(text: &str) -> Result<(&str, &str), String> {
     let rest = text
         .strip_prefix("---\n")
         .ok_or("missing front matter opening `---`")?;
     let end = rest
         .find("\n---\n")
         .ok_or("missing front matter closing `---`")?;
+    Ok((&rest[..end + 1], &rest[end + 5..]))
+}
+
+/// Parses one rule data file.
+pub fn parse_doc(id: RuleId, text: &str) -> Result<RuleMeta, String> {
+    let (front, body) = split_doc(text)?;
     let fm: FrontMatter =
-        serde_saphyr::from_str(&rest[..end + 1]).map_err(|e| format!("front matter: {e}"))?;
+        serde_saphyr::from_str(front).map_err(|e| format!("front matter: {e}"))?;
+    from_front_matter(id, fm, body)
+}
+
+fn from_front_matter(id: RuleId, fm: FrontMatter, body: &str) -> Result<RuleMeta, String> {
     if fm.id != id.as_str() {
         return Err(format!("id {} does not match {}", fm.id, id));
     }
@@ -185,7 +210,7 @@ pub fn parse_doc(id: RuleId, text: &str) -> Result<RuleMeta, String> {
         input: fm.input,
         source: fm.source,
         fix,
-        body: rest[end + 5..].trim_start_matches('\n').to_string(),
+        body: body.trim_start_matches('\n').to_string(),
     })
 }
 
@@ -246,6 +271,28 @@ pub fn placeholders(template: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The JSON build.rs prepares reads exactly as the YAML it came from,
+    /// and it exists for every rule (a file outside the subset would be
+    /// parsed as YAML on every run: correct, but the slow path).
+    #[test]
+    fn prepared_front_matter_matches_the_yaml() {
+        for &id in RuleId::ALL {
+            assert!(
+                id.front_matter_json().is_some(),
+                "{}: build.rs left the front matter to the YAML parser",
+                id.doc_path()
+            );
+            let fast = embedded_doc(id).unwrap();
+            let yaml = parse_doc(id, id.doc_source()).unwrap();
+            assert_eq!(
+                format!("{fast:?}"),
+                format!("{yaml:?}"),
+                "{}",
+                id.doc_path()
+            );
+        }
+    }
 
     #[test]
     fn template_fills_and_keeps_unknown() {

@@ -4,6 +4,7 @@
 //! import it without importing each other.
 use crate::catalog::RuleId;
 use crate::emit::Sink;
+use crate::mirror::{self, siblings};
 use crate::probe::{self, Observations};
 use crate::settings::Settings;
 use crate::sql::analysis::{self, Analysis};
@@ -17,6 +18,7 @@ use std::sync::OnceLock;
 #[derive(Debug, Default)]
 pub struct Analyses {
     sql: OnceLock<Analysis>,
+    siblings: OnceLock<siblings::Outcome>,
     probe: OnceLock<Observations>,
 }
 
@@ -43,6 +45,17 @@ impl<'a> RuleCtx<'a> {
                 analysis::analyze_observed(self.ws, self.settings, &observed_rows(self, obs))
             }
             None => analysis::analyze(self.ws, self.settings),
+        })
+    }
+
+    /// Every sibling pair of gated documents compared (MR004's drift and
+    /// MR005's missing halves of one analysis), computed by the first rule
+    /// that asks.
+    pub fn siblings(&self) -> &'a siblings::Outcome {
+        self.analyses.siblings.get_or_init(|| {
+            let gates = mirror::gates(self.settings.config_root.as_ref());
+            let gated = mirror::gated(self.ws, &self.settings.root, &gates);
+            siblings::analyze(&gated, &self.ws.files, &self.settings.root)
         })
     }
 }

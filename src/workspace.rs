@@ -4,6 +4,8 @@ use crate::contracts::{Contract, Kind};
 use crate::source::FileClass;
 use crate::source::SourceFile;
 
+type ContractIndex = std::collections::HashMap<(Kind, String), usize>;
+
 #[derive(Debug, Default)]
 pub struct Workspace {
     pub files: Vec<SourceFile>,
@@ -12,6 +14,10 @@ pub struct Workspace {
     /// The first index in `files` of each path, so that looking a file up
     /// by path stays O(1) on monorepos with thousands of files.
     by_path: std::collections::HashMap<std::path::PathBuf, usize>,
+    /// The first index in `contracts` of each (kind, name), and how many
+    /// contracts there were when it was built: `find` is called per
+    /// reference by cross-file rules (EV034, XR001, XR002).
+    by_name: std::sync::OnceLock<(usize, ContractIndex)>,
     pub contracts: Vec<Contract>,
     /// Indexes into `files` of the SQL and Markdown inputs.
     pub sql: Vec<usize>,
@@ -28,8 +34,33 @@ impl Workspace {
     pub fn boundaries(&self) -> impl Iterator<Item = &Contract> {
         self.of_kind(Kind::EventBoundary)
     }
+    /// The first contract of `kind` named `name`. The index is built on the
+    /// first lookup, once every contract is loaded (rules only read the
+    /// workspace); a hit is checked against the contract it points at, and
+    /// anything the index cannot answer falls back to the scan, so a
+    /// workspace changed after the first lookup is still read correctly.
     pub fn find(&self, kind: Kind, name: &str) -> Option<&Contract> {
-        self.of_kind(kind).find(|c| c.name == name)
+        let index = self.by_name.get_or_init(|| {
+            let mut index = ContractIndex::new();
+            for (i, c) in self.contracts.iter().enumerate() {
+                index.entry((c.kind, c.name.clone())).or_insert(i);
+            }
+            (self.contracts.len(), index)
+        });
+        let (indexed, index) = index;
+        let scan = || self.of_kind(kind).find(|c| c.name == name);
+        if *indexed != self.contracts.len() {
+            return scan();
+        }
+        // `(Kind, String)` keys are not looked up by `&str`: one small
+        // allocation per lookup.
+        match index.get(&(kind, name.to_string())) {
+            Some(&i) => match self.contracts.get(i) {
+                Some(c) if c.kind == kind && c.name == name => Some(c),
+                _ => scan(),
+            },
+            None => None,
+        }
     }
     pub fn add_file(&mut self, src: SourceFile, class: Option<FileClass>) -> usize {
         let index = self.files.len();

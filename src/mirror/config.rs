@@ -41,13 +41,23 @@ pub struct Gate {
     pub allowed_divergence: Vec<(String, String)>,
 }
 
+/// The default boundary pattern, compiled once per process: every gate
+/// starts from it, and every MR rule reads the gates (a `Regex` clone only
+/// bumps a reference count).
+fn default_boundary() -> Regex {
+    static BOUNDARY: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+        Regex::new(DEFAULT_BOUNDARY).expect("default boundary compiles")
+    });
+    BOUNDARY.clone()
+}
+
 impl Gate {
     /// The gate of a document that carries its own section and no entry.
     pub fn from_document() -> Gate {
         Gate {
             name: "document".into(),
             files: None,
-            boundary: Regex::new(DEFAULT_BOUNDARY).expect("default boundary compiles"),
+            boundary: default_boundary(),
             boundary_text: DEFAULT_BOUNDARY.into(),
             tokens: Tokens::FromDocument,
             siblings: Siblings::Any,

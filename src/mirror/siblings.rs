@@ -72,6 +72,9 @@ pub fn sections(doc: &Doc) -> Vec<Section> {
     out
 }
 
+/// `stack`: the document's stack name as a whole-word pattern (`None`
+/// when it has none, or when the name does not compile: the line is kept
+/// as written, as before the pattern was compiled once per document).
 fn normalize(line: &str, stack: Option<&Regex>) -> String {
     let line = line.trim_end();
     match stack {
@@ -87,6 +90,7 @@ pub enum Other {
     External { display: String, text: String },
 }
 
+#[derive(Debug)]
 pub struct Outcome {
     pub drift: Vec<Report>,
     pub missing: Vec<Report>,

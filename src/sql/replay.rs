@@ -29,24 +29,70 @@ pub fn analyze_observed(ws: &Workspace, settings: &Settings, observed: &Observed
                 .extend(rows.iter().map(|(t, r)| (t.clone(), *r)));
         }
     }
-    let mut files = Vec::new();
     // Groups of one history are adjacent (a Cluster's directories).
-    let histories = hist.groups.chunk_by(|a, b| a.history == b.history);
-    for groups in histories {
+    let histories: Vec<&[history::Group]> = hist
+        .groups
+        .chunk_by(|a, b| a.history == b.history)
+        .collect();
+    // Histories share nothing (one model each), so they are replayed in
+    // parallel and their results joined in plan order: the output does not
+    // depend on scheduling.
+    let files = in_parallel(&histories, |groups| {
+        let mut files = Vec::new();
         let mut model = Model::default();
         // The dumps only seed the model, before any step: never linted.
         for u in groups.iter().flat_map(|g| &g.baseline) {
             let slot = &mut Slot::Live(&mut model);
             run(ws, &hist, u, &TxMode::None, Role::Up, slot);
         }
-        for g in groups {
+        for g in *groups {
             replay(ws, &hist, g, settings, &mut model, &mut files);
         }
-    }
+        files
+    });
     Analysis {
-        files,
+        files: files.into_iter().flatten().collect(),
         problems: hist.problems,
     }
+}
+
+/// `f` over every item on scoped threads (one per core, each taking the
+/// next item), the results in item order. Not rayon: the analysis runs
+/// inside a rule's `OnceLock` on a rayon worker, and a worker waiting for
+/// rayon jobs may pick up another rule that asks for the same `OnceLock`,
+/// which would deadlock. A panic is passed on with its own payload, so the
+/// engine reports it as before.
+fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(items.len());
+    if threads <= 1 {
+        return items.iter().map(&f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(item) = items.get(i) else {
+                return done;
+            };
+            done.push((i, f(item)));
+        }
+    };
+    let mut out: Vec<(usize, R)> = std::thread::scope(|s| {
+        let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+        let mut all = work();
+        for h in helpers {
+            match h.join() {
+                Ok(done) => all.extend(done),
+                Err(payload) => std::panic::resume_unwind(payload),
+            }
+        }
+        all
+    });
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, r)| r).collect()
 }
 
 /// One group's steps in order, each down judged after its own up step.
@@ -145,4 +191,38 @@ fn run(
         fa.window = Some((base, text.into_owned()));
     }
     fa
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_parallel;
+
+    #[test]
+    fn results_come_back_in_item_order_whatever_finishes_first() {
+        let items: Vec<u64> = (0..64).collect();
+        // Early items take longest, so they finish last on any schedule.
+        let out = in_parallel(&items, |&i| {
+            std::thread::sleep(std::time::Duration::from_micros((64 - i) * 50));
+            i * 10
+        });
+        assert_eq!(out, items.iter().map(|i| i * 10).collect::<Vec<_>>());
+        assert_eq!(in_parallel(&[] as &[u64], |&i| i), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn a_panic_keeps_its_own_message() {
+        let items: Vec<u32> = (0..8).collect();
+        let err = std::panic::catch_unwind(|| {
+            in_parallel(&items, |&i| {
+                assert!(i != 5, "history {i} broke");
+                i
+            })
+        })
+        .unwrap_err();
+        let text = err
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()));
+        assert_eq!(text.as_deref(), Some("history 5 broke"));
+    }
 }

@@ -1,13 +1,10 @@
 //! MR005: a named sibling that does not exist, or a mirrored section on one
 //! side only.
 use crate::emit::Sink;
-use crate::mirror::{self, siblings};
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    let gates = mirror::gates(ctx.settings.config_root.as_ref());
-    let gated = mirror::gated(ctx.ws, &ctx.settings.root, &gates);
-    for r in siblings::analyze(&gated, &ctx.ws.files, &ctx.settings.root).missing {
-        sink.push(r);
+    for r in &ctx.siblings().missing {
+        sink.push(r.clone());
     }
 }
