@@ -14,6 +14,9 @@ pub struct Candidate {
     pub display: String,
     pub path: PathBuf,
     pub class: FileClass,
+    /// Named on the command line: it gets a result line even when it turns
+    /// out not to be ours (YAML that is no contract).
+    pub named: bool,
 }
 
 /// A path that could not be walked or read, reported as PC001.
@@ -27,6 +30,15 @@ pub struct WalkProblem {
 pub struct Discovered {
     pub files: Vec<Candidate>,
     pub problems: Vec<WalkProblem>,
+    /// Files named on the command line that platcheck does not read (PC017).
+    pub unchecked: Vec<WalkProblem>,
+}
+
+fn unchecked_reason(path: &Path) -> String {
+    if path.file_name().is_some_and(|n| n == CONFIG_NAME) {
+        return "it is the config file, which is read as the configuration, not checked as an input".into();
+    }
+    "platcheck reads contracts (.yaml, .yml), migrations (.sql) and documents (.md); this file is none of them".into()
 }
 
 pub fn classify(path: &Path) -> Option<FileClass> {
@@ -107,6 +119,10 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
             // An explicitly named file is always checked when we know its kind,
             // but a FIFO or device is never opened: reading one can block forever.
             let Some(class) = classify(&abs) else {
+                out.unchecked.push(WalkProblem {
+                    display: display_path(&abs, cwd),
+                    reason: unchecked_reason(&abs),
+                });
                 continue;
             };
             if !meta.is_file() {
@@ -119,6 +135,7 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
                     display: display_path(&abs, cwd),
                     path: abs,
                     class,
+                    named: true,
                 });
             }
             continue;
@@ -135,12 +152,33 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
         let skipped = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let skipped_in_filter = skipped.clone();
         let cwd_in_filter = cwd.to_path_buf();
+        let scope = settings.scope.clone();
+        let root = settings.root.clone();
+        let exclude_in_filter = exclude.clone();
         let walker = ignore::WalkBuilder::new(&abs)
             .hidden(false)
             .follow_links(true)
             .require_git(false)
             .filter_entry(move |e| {
                 if e.file_name() == ".git" {
+                    return false;
+                }
+                // Links are followed inside the repository only: one that
+                // leads out is reported (when it is an input) and not entered.
+                if e.path_is_symlink()
+                    && let Err(reason) = scope.check(e.path())
+                {
+                    let rel = e.path().strip_prefix(&root).unwrap_or(e.path());
+                    let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+                    if !exclude_in_filter.is_match(rel)
+                        && (is_dir || classify(e.path()).is_some())
+                        && let Ok(mut v) = skipped_in_filter.lock()
+                    {
+                        v.push(WalkProblem {
+                            display: display_path(e.path(), &cwd_in_filter),
+                            reason: format!("a symlink that {reason}"),
+                        });
+                    }
                     return false;
                 }
                 if !e.file_type().is_some_and(|t| t.is_dir()) {
@@ -193,6 +231,7 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
                 display: display_path(path, cwd),
                 path: path.to_path_buf(),
                 class,
+                named: false,
             });
         }
         if let Ok(mut v) = skipped.lock() {

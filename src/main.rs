@@ -71,18 +71,27 @@ fn main() -> ExitCode {
 
 fn write_files(files: &[cli::FileWrite]) -> Result<(), String> {
     for f in files {
-        let result = if f.append {
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&f.path)
-                .and_then(|mut h| h.write_all(f.text.as_bytes()))
+        if f.append {
+            append(&f.path, &f.text)
+                .map_err(|e| format!("cannot write {}: {e}", f.path.display()))?;
         } else {
-            std::fs::write(&f.path, &f.text)
-        };
-        result.map_err(|e| format!("cannot write {}: {e}", f.path.display()))?;
+            platcheck::read::write::write_file(&f.path, &f.text, f.replace)?;
+        }
     }
     Ok(())
+}
+
+/// The step summary is appended to (the runner owns the file), never
+/// through a link.
+fn append(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NOFOLLOW);
+    }
+    opts.open(path)?.write_all(text.as_bytes())
 }
 
 fn print_out(text: &str) {

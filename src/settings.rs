@@ -13,8 +13,8 @@ pub use jiff::civil::Date;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-pub const CONFIG_NAME: &str = "platcheck.yaml";
-pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
+// Defined with the reading and writing of files, which need them too.
+pub use crate::read::{CONFIG_NAME, DEFAULT_MAX_FILE_SIZE};
 
 /// What the command line can override.
 #[derive(Clone, Debug, Default)]
@@ -30,6 +30,8 @@ pub struct Overrides {
     pub changed_since: Option<String>,
     /// `--base <git-ref>`: the revision EV053 compares payload schemas with.
     pub base: Option<String>,
+    /// `--follow-external-links`: read through links that leave the repository.
+    pub follow_external_links: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -71,6 +73,8 @@ pub struct Settings {
     pub problems: Vec<Report>,
     /// `--base <git-ref>` (EV053); `None` leaves schema compatibility unchecked.
     pub base: Option<String>,
+    /// Where inputs may be read from (the config root, the named paths).
+    pub scope: crate::read::Scope,
 }
 
 /// Errors that stop the run before any check (exit code 2).
@@ -96,8 +100,8 @@ impl Settings {
         if let Some(path) = path {
             let bytes = crate::read::read_input(&path, DEFAULT_MAX_FILE_SIZE)
                 .map_err(|e| SettingsError(format!("cannot read {}: {e}", path.display())))?;
-            let text = String::from_utf8(bytes)
-                .map_err(|e| SettingsError(format!("{} is not UTF-8: {e}", path.display())))?;
+            let text = crate::read::decode(bytes)
+                .map_err(|e| SettingsError(format!("cannot read {}: {e}", path.display())))?;
             let display = crate::source::display_path(&path, cwd);
             let src = SourceFile::new(display, &path, &text);
             s.root = path.parent().map_or(cwd.to_path_buf(), Path::to_path_buf);
@@ -117,7 +121,28 @@ impl Settings {
         s.no_inline_suppressions = ov.no_inline_suppressions;
         s.changed_since = ov.changed_since.clone();
         s.base.clone_from(&ov.base);
+        s.scope = crate::read::Scope::new(&s.root, ov.follow_external_links);
+        // A baseline named on the command line was asked for, wherever it is.
+        if let Some(dir) = ov.baseline.as_ref().and_then(|b| b.parent()) {
+            s.scope.add_root(dir);
+        }
         Ok(s)
+    }
+
+    /// A path named on the command line was asked for: its own tree is in
+    /// scope even when it lies outside the config root (links out of it are not).
+    pub fn admit_named(&mut self, paths: &[PathBuf], cwd: &Path) {
+        for p in paths {
+            let abs = crate::source::normalize(&cwd.join(p));
+            if !self.scope.lexically_inside(&abs) {
+                let dir = if abs.is_dir() {
+                    abs.as_path()
+                } else {
+                    abs.parent().unwrap_or(&abs)
+                };
+                self.scope.add_root(dir);
+            }
+        }
     }
 
     /// Settings from a config text alone (no file search): the fuzz target
@@ -155,6 +180,7 @@ impl Settings {
             severities: BTreeMap::new(),
             problems: Vec::new(),
             base: None,
+            scope: crate::read::Scope::default(),
         }
     }
 

@@ -91,6 +91,9 @@ pub struct CheckArgs {
     /// Compare payload schemas (EV053) with this git revision (branch, tag or commit).
     #[arg(long, value_name = "GIT-REF")]
     pub base: Option<String>,
+    /// Read files through symlinks (and config paths) that resolve outside the repository.
+    #[arg(long)]
+    pub follow_external_links: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -166,6 +169,8 @@ pub struct FileWrite {
     pub path: PathBuf,
     pub text: String,
     pub append: bool,
+    /// What the write may replace (never the config, never through a link).
+    pub replace: crate::read::write::Replace,
 }
 
 /// Errors that end the run with exit code 2.
@@ -243,6 +248,7 @@ pub(super) fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
         no_inline_suppressions: args.no_inline_suppressions,
         changed_since: args.changed_since.clone(),
         base: args.base.clone(),
+        follow_external_links: args.follow_external_links,
     }
 }
 
@@ -290,6 +296,7 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
             path,
             text: render(g.format, plain),
             append: false,
+            replace: crate::read::write::Replace::Output,
         });
         text = String::new();
     }
@@ -298,8 +305,10 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
             path,
             text: render(f, plain),
             append: false,
+            replace: crate::read::write::Replace::Output,
         });
     }
+    refuse_inputs(&files, &outcome)?;
     if g.format == Format::Github
         && let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty())
     {
@@ -307,6 +316,7 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
             path: PathBuf::from(summary),
             text: output::github::step_summary(&outcome),
             append: true,
+            replace: crate::read::write::Replace::Output,
         });
     }
     Ok(Output::Check {
@@ -314,6 +324,26 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
         outcome: Box::new(outcome),
         files,
     })
+}
+
+/// `--output` never replaces a file the run read: with a file named like an
+/// option (`--output=gcc=migrations/v1.sql`) that would destroy an input.
+fn refuse_inputs(files: &[FileWrite], outcome: &Outcome) -> Result<(), CliError> {
+    let canon = |p: &Path| std::fs::canonicalize(p).ok();
+    let inputs: std::collections::BTreeSet<PathBuf> = outcome
+        .files
+        .iter()
+        .filter_map(|f| canon(&f.path))
+        .collect();
+    for f in files {
+        if canon(&f.path).is_some_and(|p| inputs.contains(&p)) {
+            return Err(CliError(format!(
+                "refusing to write {}: it is one of the files this run checked",
+                f.path.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn use_color(c: ColorArg) -> bool {

@@ -52,7 +52,8 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
     } else {
         paths.to_vec()
     };
-    let settings = Settings::load(&search_start(&paths, cwd), cwd, overrides)?;
+    let mut settings = Settings::load(&search_start(&paths, cwd), cwd, overrides)?;
+    settings.admit_named(&paths, cwd);
     let found = discover::discover(&paths, cwd, &settings).map_err(RunError::Usage)?;
     // Files are read and parsed in parallel; merging in discovery order keeps
     // the output independent of scheduling.
@@ -61,7 +62,7 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         .par_iter()
         .map(|cand| isolated(cand, || load_candidate(cand, &settings)))
         .collect();
-    analyze(settings, cwd, &found.problems, loaded)
+    analyze(settings, cwd, &found, loaded)
 }
 
 /// Checks in-memory files (display path, class, text) as if they had been
@@ -78,17 +79,18 @@ pub fn run_sources(
                 path: PathBuf::from(&display),
                 display,
                 class,
+                named: false,
             };
             isolated(&cand, || load_text(&cand, &text))
         })
         .collect();
-    analyze(settings, cwd, &[], loaded)
+    analyze(settings, cwd, &discover::Discovered::default(), loaded)
 }
 
 fn analyze(
     mut settings: Settings,
     cwd: &Path,
-    problems: &[discover::WalkProblem],
+    found: &discover::Discovered,
     loaded: Vec<Loaded>,
 ) -> Result<Outcome, RunError> {
     let mut ws = Workspace::default();
@@ -98,12 +100,18 @@ fn analyze(
         ws.add_file(cfg, None);
         sink.reports.append(&mut settings.problems);
     }
-    for problem in problems {
-        let file = ws.add_file(
-            SourceFile::new(&problem.display, &problem.display, ""),
-            None,
-        );
-        sink.push(Report::new(RuleId::PC001, file, Span::empty(0)).var("detail", &problem.reason));
+    let listed = [
+        (RuleId::PC001, &found.problems),
+        (RuleId::PC017, &found.unchecked),
+    ];
+    for (rule, problems) in listed {
+        for problem in problems {
+            let file = ws.add_file(
+                SourceFile::new(&problem.display, &problem.display, ""),
+                None,
+            );
+            sink.push(Report::new(rule, file, Span::empty(0)).var("detail", &problem.reason));
+        }
     }
     let mut checked = 0;
     for l in loaded {
@@ -170,7 +178,8 @@ fn analyze(
     notes.dedup();
     let (mut findings, mut waived, suppressions) = finish(&ws, &settings, sink.reports);
     if let Some(path) = settings.baseline.clone() {
-        let (baseline, text) = crate::baseline::read(&path).map_err(RunError::Usage)?;
+        let (baseline, text) =
+            crate::baseline::read(&path, &settings.scope).map_err(RunError::Usage)?;
         let display = crate::source::display_path(&path, cwd);
         let (hidden, stale) = crate::baseline::apply(
             &mut findings,

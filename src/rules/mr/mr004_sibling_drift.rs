@@ -6,7 +6,14 @@ use crate::registry::RuleCtx;
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     let gates = mirror::gates(ctx.settings.config_root.as_ref());
     let gated = mirror::gated(ctx.ws, &ctx.settings.root, &gates);
-    for r in siblings::analyze(&gated, &ctx.ws.files, &ctx.settings.root).drift {
+    for r in siblings::analyze(
+        &gated,
+        &ctx.ws.files,
+        &ctx.settings.root,
+        &ctx.settings.scope,
+    )
+    .drift
+    {
         sink.push(r);
     }
 }

@@ -7,7 +7,14 @@ use crate::registry::RuleCtx;
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     let gates = mirror::gates(ctx.settings.config_root.as_ref());
     let gated = mirror::gated(ctx.ws, &ctx.settings.root, &gates);
-    for r in siblings::analyze(&gated, &ctx.ws.files, &ctx.settings.root).missing {
+    for r in siblings::analyze(
+        &gated,
+        &ctx.ws.files,
+        &ctx.settings.root,
+        &ctx.settings.scope,
+    )
+    .missing
+    {
         sink.push(r);
     }
 }

@@ -7,13 +7,17 @@ use super::{Options, Run, Script, StmtReport, VerifyError, compare, dialect_from
 use crate::sql::Version;
 use std::path::{Path, PathBuf};
 
+/// The SQL files under a named directory. Directory links are not entered
+/// (a link to a parent would recurse forever); file links are read through
+/// the scope, which refuses one that leads out of the named directory.
 fn sql_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
     for p in entries {
-        if p.is_dir() {
+        let is_link = std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink());
+        if p.is_dir() && !is_link {
             sql_files(&p, out)?;
         } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("sql")) {
             out.push(p);
@@ -24,6 +28,17 @@ fn sql_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 pub fn scripts(files: &[PathBuf], cwd: &Path) -> Result<Vec<Script>, String> {
     let mut paths = Vec::new();
+    let mut scope = crate::read::Scope::new(cwd, false);
+    for f in files {
+        let abs = cwd.join(f);
+        if !scope.lexically_inside(&abs) {
+            scope.add_root(if abs.is_dir() {
+                &abs
+            } else {
+                abs.parent().unwrap_or(&abs)
+            });
+        }
+    }
     for f in files {
         let abs = cwd.join(f);
         if abs.is_dir() {
@@ -43,10 +58,11 @@ pub fn scripts(files: &[PathBuf], cwd: &Path) -> Result<Vec<Script>, String> {
     paths
         .into_iter()
         .map(|(abs, shown)| {
-            let text = std::fs::read(&abs).map_err(|e| format!("{}: {e}", shown.display()))?;
+            let text = crate::read::read_text(&abs, crate::settings::DEFAULT_MAX_FILE_SIZE, &scope)
+                .map_err(|e| format!("{}: {e}", shown.display()))?;
             Ok(Script {
                 name: shown.display().to_string(),
-                text: String::from_utf8_lossy(&text).into_owned(),
+                text,
             })
         })
         .collect()
@@ -123,7 +139,11 @@ pub fn against_recording(recorded: &Run, scripts: &[Script]) -> Result<Run, Stri
 }
 
 pub fn read_recording(path: &Path) -> Result<Run, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Bounded like every input: a FIFO or `/dev/zero` named by `--observed`
+    // must neither hang nor exhaust memory.
+    let text = crate::read::read_input(path, crate::settings::DEFAULT_MAX_FILE_SIZE)
+        .and_then(crate::read::decode)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     serde_json::from_str(&text)
         .map_err(|e| format!("{}: not a verify recording: {e}", path.display()))
 }
