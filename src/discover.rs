@@ -32,6 +32,9 @@ pub struct Discovered {
     pub problems: Vec<WalkProblem>,
     /// Files named on the command line that platcheck does not read (PC017).
     pub unchecked: Vec<WalkProblem>,
+    /// `include` patterns (by index) that matched no input of a walk that
+    /// covered the whole config root: the config promises files it never finds.
+    pub unmatched_include: Vec<usize>,
 }
 
 fn unchecked_reason(path: &Path) -> String {
@@ -82,23 +85,35 @@ fn is_migration_input(path: &Path) -> bool {
 }
 
 fn globset(patterns: &[String]) -> Result<GlobSet, String> {
+    Ok(globset_indexed(patterns)?.0)
+}
+
+/// The set, and for each of its globs the pattern it came from.
+fn globset_indexed(patterns: &[String]) -> Result<(GlobSet, Vec<usize>), String> {
     let mut b = GlobSetBuilder::new();
-    for p in patterns {
+    let mut owner = Vec::new();
+    for (i, p) in patterns.iter().enumerate() {
         b.add(Glob::new(p).map_err(|e| format!("invalid glob `{p}`: {e}"))?);
+        owner.push(i);
         // `dir/**` should also match the directory's own files when written `dir`.
         if !p.contains('*')
             && let Ok(g) = Glob::new(&format!("{}/**", p.trim_end_matches('/')))
         {
             b.add(g);
+            owner.push(i);
         }
     }
-    b.build().map_err(|e| e.to_string())
+    Ok((b.build().map_err(|e| e.to_string())?, owner))
 }
 
 pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Discovered, String> {
-    let include = globset(&settings.include)?;
+    let (include, owner) = globset_indexed(&settings.include)?;
     let exclude = globset(&settings.exclude)?;
     let mut out = Discovered::default();
+    let mut matched = vec![false; settings.include.len()];
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let root = canon(&settings.root);
+    let mut covered_root = false;
     for given in paths {
         let abs = if given.is_absolute() {
             given.clone()
@@ -140,6 +155,7 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
             }
             continue;
         }
+        covered_root |= root.starts_with(canon(&abs));
         // The walker reads the ignore files of the root and its parents
         // before any filter runs: one that is a FIFO would block it forever.
         if let Some(p) = abs
@@ -204,9 +220,6 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
                 }
             };
             let path = entry.path();
-            let Some(class) = classify(path) else {
-                continue;
-            };
             let Some(ft) = entry.file_type() else {
                 continue;
             };
@@ -214,9 +227,20 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
                 continue;
             }
             let rel = path.strip_prefix(&settings.root).unwrap_or(path);
-            if !settings.include.is_empty() && !include.is_match(rel) {
-                continue;
+            // Any file counts as a match (`schemas/**` selects payload
+            // schemas, which are read through their contracts).
+            if !settings.include.is_empty() {
+                let hits = include.matches(rel);
+                if hits.is_empty() {
+                    continue;
+                }
+                for h in hits {
+                    matched[owner[h]] = true;
+                }
             }
+            let Some(class) = classify(path) else {
+                continue;
+            };
             if exclude.is_match(rel) {
                 continue;
             }
@@ -238,11 +262,42 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
             out.problems.append(&mut v);
         }
     }
+    if covered_root {
+        out.unmatched_include = (0..matched.len()).filter(|i| !matched[*i]).collect();
+    }
     out.files.sort();
     out.files.dedup_by(|a, b| a.path == b.path);
     out.problems.sort();
     out.problems.dedup();
     Ok(out)
+}
+
+/// PC008 for each `include` pattern that matched nothing (located at the
+/// pattern in the config), unless `already` reports it as pointing outside.
+pub fn unmatched_include_reports(
+    found: &Discovered,
+    settings: &Settings,
+    already: &[crate::emit::Report],
+) -> Vec<crate::emit::Report> {
+    use crate::catalog::RuleId;
+    found
+        .unmatched_include
+        .iter()
+        .filter_map(|i| Some((settings.include.get(*i)?, settings.include_at.get(*i)?)))
+        .filter(|(_, (_, span))| {
+            !already
+                .iter()
+                .any(|r| r.rule == RuleId::PC008 && r.span == *span)
+        })
+        .map(|(pattern, (pointer, span))| {
+            crate::emit::Report::new(RuleId::PC008, 0, *span)
+                .pointer(pointer.clone())
+                .var(
+                    "detail",
+                    format!("include pattern `{pattern}` matches no file in the repository, so what it was meant to select is not checked"),
+                )
+        })
+        .collect()
 }
 
 fn walk_problem(e: &ignore::Error, cwd: &Path) -> WalkProblem {

@@ -60,6 +60,8 @@ pub struct Settings {
     pub today_source: TodaySource,
     pub fail_on: FailOn,
     pub include: Vec<String>,
+    /// Where each `include` pattern is written: (pointer, span) in the config.
+    pub include_at: Vec<(String, crate::source::Span)>,
     pub exclude: Vec<String>,
     pub max_file_size: u64,
     /// The baseline file (`--baseline`, or `baseline:` in the config).
@@ -75,6 +77,15 @@ pub struct Settings {
     pub base: Option<String>,
     /// Where inputs may be read from (the config root, the named paths).
     pub scope: crate::read::Scope,
+}
+
+/// An include pattern that can only match outside the config root: absolute,
+/// or climbing out with `..`.
+fn outside_root(pattern: &str) -> bool {
+    pattern.starts_with('/')
+        || pattern.starts_with('\\')
+        || pattern.as_bytes().get(1) == Some(&b':')
+        || pattern.split(['/', '\\']).any(|c| c == "..")
 }
 
 /// Errors that stop the run before any check (exit code 2).
@@ -163,6 +174,7 @@ impl Settings {
             today_source: TodaySource::System,
             fail_on: FailOn::Error,
             include: Vec::new(),
+            include_at: Vec::new(),
             exclude: Vec::new(),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             baseline: None,
@@ -282,7 +294,28 @@ impl Settings {
             })
             .unwrap_or_default()
         };
-        self.include = strings(root.get("include"));
+        self.include.clear();
+        self.include_at.clear();
+        for (i, n) in root
+            .get("include")
+            .map(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let Some(p) = n.as_str() else { continue };
+            let pointer = format!("/include/{i}");
+            if outside_root(p) {
+                self.problem(
+                    RuleId::PC008,
+                    n.span,
+                    &pointer,
+                    format!("include pattern `{p}` points outside the repository; patterns are relative to the directory of platcheck.yaml, and nothing outside it is checked"),
+                );
+            }
+            self.include.push(p.to_string());
+            self.include_at.push((pointer, n.span));
+        }
         self.exclude = strings(root.get("exclude"));
         if let Some(b) = root.get("baseline").and_then(Node::as_str) {
             self.baseline = Some(self.root.join(b));

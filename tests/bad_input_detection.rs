@@ -195,3 +195,23 @@ fn a_file_named_on_the_command_line_always_gets_a_result_line() {
     }
     s.assert_outside_unchanged();
 }
+
+#[test]
+fn include_patterns_that_match_nothing_or_leave_the_repository_are_located() {
+    let s = Sandbox::new(
+        "version: 1\ntoday: 2026-11-30\ninclude:\n  - contracts/**\n  - migratons/**\n  - ../outside/**\n  - /etc/**\n",
+    );
+    s.write("contracts/typo.yaml", TYPO);
+    s.write("migrations/v1.sql", "SELECT 1;\n");
+    let o = s.run(&["check", "--format", "gcc"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("platcheck.yaml:5:5: error: [PC008] invalid platcheck.yaml: include pattern `migratons/**` matches no file in the repository"), "{out}");
+    assert!(out.contains("platcheck.yaml:6:5: error: [PC008] invalid platcheck.yaml: include pattern `../outside/**` points outside the repository"), "{out}");
+    assert!(out.contains("platcheck.yaml:7:5: error: [PC008] invalid platcheck.yaml: include pattern `/etc/**` points outside"), "{out}");
+    assert_eq!(out.matches("[PC008]").count(), 3, "{out}");
+    // Checking one directory says nothing about the others' patterns.
+    let o = s.run(&["check", "--format", "gcc", "contracts"]);
+    assert!(!stdout(&o).contains("migratons"), "{}", stdout(&o));
+    s.assert_outside_unchanged();
+}

@@ -142,6 +142,8 @@ fn github_annotations_are_capped_per_level_and_escaped() {
     {
         config.push_str(&format!("  {rule}: off\n"));
     }
+    // Unknown keys are errors by default; as warnings they fill a second level.
+    config.push_str("  PC003: warning\n");
     std::fs::write(tmp.path().join("platcheck.yaml"), config).unwrap();
     // 12 unknown keys (warnings) and 11 bad enums (errors).
     let mut spec = String::from(

@@ -100,6 +100,8 @@ fn analyze(
         ws.add_file(cfg, None);
         sink.reports.append(&mut settings.problems);
     }
+    let unmatched = discover::unmatched_include_reports(found, &settings, &sink.reports);
+    sink.reports.extend(unmatched);
     let listed = [
         (RuleId::PC001, &found.problems),
         (RuleId::PC017, &found.unchecked),
