@@ -21,7 +21,9 @@ fn main() -> ExitCode {
                 eprintln!("platcheck: error: {e}");
                 return ExitCode::from(2);
             }
-            print_out(&text);
+            if let Err(code) = print_out(&text) {
+                return code;
+            }
             ExitCode::SUCCESS
         }
         Ok(Output::Check {
@@ -29,7 +31,9 @@ fn main() -> ExitCode {
             outcome,
             files,
         }) => {
-            print_out(&text);
+            if let Err(code) = print_out(&text) {
+                return code;
+            }
             if let Err(e) = write_files(&files) {
                 eprintln!("platcheck: error: {e}");
                 return ExitCode::from(2);
@@ -49,7 +53,9 @@ fn main() -> ExitCode {
             }
         }
         Ok(Output::Gate(run)) => {
-            print_out(&run.text);
+            if let Err(code) = print_out(&run.text) {
+                return code;
+            }
             for w in &run.warnings {
                 eprintln!("platcheck: warning: {w}");
             }
@@ -94,9 +100,16 @@ fn append(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     opts.open(path)?.write_all(text.as_bytes())
 }
 
-fn print_out(text: &str) {
+/// Prints the result. A closed pipe (`platcheck | head`) is not an error
+/// worth reporting; any other failure (a full disk: `> /dev/full`) is, since
+/// the CI step would otherwise pass with its report lost.
+fn print_out(text: &str) -> Result<(), ExitCode> {
     let mut out = std::io::stdout().lock();
-    // A closed pipe (`platcheck | head`) is not an error worth reporting.
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("platcheck: error: cannot write the output: {e}");
+            Err(ExitCode::from(2))
+        }
+        _ => Ok(()),
+    }
 }

@@ -274,7 +274,7 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
             }
         }
     }
-    let outcome = engine::run(&args.paths, cwd, &overrides(g, args, cwd))?;
+    let mut outcome = engine::run(&args.paths, cwd, &overrides(g, args, cwd))?;
     let style = human::Style {
         color: use_color(g.color) && primary.is_none(),
         width: 100,
@@ -285,10 +285,14 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
         ..style
     };
     let mut files = Vec::new();
-    // The launch report also says which revision it describes (git).
-    let render = |f: Format, style: human::Style| match f {
-        Format::Markdown | Format::Html => report::render_from_check(f, &outcome, &args.paths, cwd),
-        _ => output::render(f, &outcome, style),
+    // The launch report also says which revision it describes (git). A
+    // printer that panics turns the findings it fails on into PC000.
+    let mut render = |f: Format, style: human::Style| {
+        let name = format!("{f:?}").to_ascii_lowercase();
+        output::isolate::render_isolated(&mut outcome, &name, |o| match f {
+            Format::Markdown | Format::Html => report::render_from_check(f, o, &args.paths, cwd),
+            _ => output::render(f, o, style),
+        })
     };
     let mut text = render(g.format, style);
     if let Some(path) = primary {
