@@ -215,3 +215,29 @@ fn include_patterns_that_match_nothing_or_leave_the_repository_are_located() {
     assert!(!stdout(&o).contains("migratons"), "{}", stdout(&o));
     s.assert_outside_unchanged();
 }
+
+#[test]
+fn a_sibling_sync_header_naming_no_file_is_mr005_under_same_file_name() {
+    let s = Sandbox::new(
+        "version: 1\ntoday: 2026-11-30\nmirror_gates:\n  - name: docs\n    files: \"**/*.md\"\n    siblings: same-file-name\n",
+    );
+    let doc =
+        std::fs::read_to_string(common::root().join("tests/fixtures/mr/MR005/bad/python/cache.md"))
+            .unwrap();
+    s.write("python/cache.md", &doc);
+    let o = s.run(&["check", "--format", "gcc"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("python/cache.md:3:34: error: [MR005] the Sibling sync header names `go/cache.md`, but no such file exists"),
+        "{}",
+        stdout(&o)
+    );
+    // The search for the named file stops at the repository's root: one
+    // above it (next to the checkout) is not found, nor read.
+    let above = s.repo.parent().unwrap().join("go/cache.md");
+    std::fs::create_dir_all(above.parent().unwrap()).unwrap();
+    std::fs::write(&above, &doc).unwrap();
+    let o = s.run(&["check", "--format", "gcc"]);
+    assert!(stdout(&o).contains("[MR005]"), "{}", stdout(&o));
+    s.assert_outside_unchanged();
+}
