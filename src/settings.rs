@@ -79,15 +79,6 @@ pub struct Settings {
     pub scope: crate::read::Scope,
 }
 
-/// An include pattern that can only match outside the config root: absolute,
-/// or climbing out with `..`.
-fn outside_root(pattern: &str) -> bool {
-    pattern.starts_with('/')
-        || pattern.starts_with('\\')
-        || pattern.as_bytes().get(1) == Some(&b':')
-        || pattern.split(['/', '\\']).any(|c| c == "..")
-}
-
 /// Errors that stop the run before any check (exit code 2).
 #[derive(Debug)]
 pub struct SettingsError(pub String);
@@ -140,20 +131,9 @@ impl Settings {
         Ok(s)
     }
 
-    /// A path named on the command line was asked for: its own tree is in
-    /// scope even when it lies outside the config root (links out of it are not).
+    /// The paths named on the command line join the scope (see `Scope::admit`).
     pub fn admit_named(&mut self, paths: &[PathBuf], cwd: &Path) {
-        for p in paths {
-            let abs = crate::source::normalize(&cwd.join(p));
-            if !self.scope.lexically_inside(&abs) {
-                let dir = if abs.is_dir() {
-                    abs.as_path()
-                } else {
-                    abs.parent().unwrap_or(&abs)
-                };
-                self.scope.add_root(dir);
-            }
-        }
+        self.scope.admit(paths, cwd);
     }
 
     /// Settings from a config text alone (no file search): the fuzz target
@@ -305,7 +285,7 @@ impl Settings {
         {
             let Some(p) = n.as_str() else { continue };
             let pointer = format!("/include/{i}");
-            if outside_root(p) {
+            if crate::read::Scope::pattern_leaves_root(p) {
                 self.problem(
                     RuleId::PC008,
                     n.span,

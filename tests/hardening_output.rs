@@ -224,3 +224,31 @@ fn a_panicking_printer_becomes_pc000_and_the_rest_is_printed() {
     }
     s.assert_outside_unchanged();
 }
+
+#[test]
+fn a_panicking_rule_is_pc000_even_with_no_file_to_point_at() {
+    let s = Sandbox::new(CONFIG);
+    // No config and no input: nothing but the run to name.
+    std::fs::remove_file(s.repo.join("platcheck.yaml")).unwrap();
+    let o = s.run_env(
+        &["check", "--format", "json"],
+        &[("PLATCHECK_INJECT_PANIC", "rule:PC009")],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert_eq!(rules(&o), vec![("<run>".to_string(), "PC000".to_string())]);
+    s.write(
+        "contracts/a.yaml",
+        CLUSTER.replacen("spec:\n", "spec:\n  unknown_key: 1\n", 1),
+    );
+    let o = s.run_env(
+        &["check", "--format", "json"],
+        &[("PLATCHECK_INJECT_PANIC", "rule:PC009")],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let found = rules(&o);
+    assert!(found.iter().any(|(_, r)| r == "PC000"), "{found:?}");
+    assert!(
+        found.contains(&("contracts/a.yaml".into(), "PC003".into())),
+        "{found:?}"
+    );
+}

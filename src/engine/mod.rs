@@ -13,6 +13,7 @@ use crate::suppress;
 use crate::workspace::Workspace;
 use rayon::prelude::*;
 
+mod isolate;
 mod loading;
 use loading::{Loaded, isolated, load_candidate, load_text, panic_text};
 use std::collections::BTreeMap;
@@ -135,7 +136,7 @@ fn analyze(
         }));
     }
     duplicate_names(&ws, &mut sink);
-    crate::compat::prepare(&mut ws, &settings, cwd, &mut sink).map_err(|e| RunError::Usage(e.0))?;
+    isolate::prepare(&mut ws, &settings, cwd, &mut sink)?;
 
     // The analyses the rules share live for this run only.
     let analyses = Analyses::default();
@@ -153,25 +154,30 @@ fn analyze(
         })
         .map(|(id, check)| {
             let mut local = Sink::default();
-            let result =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&ctx, &mut local)));
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                isolate::inject_rule_panic(id);
+                check(&ctx, &mut local)
+            }));
             match result {
                 Ok(()) => local,
                 // One broken rule must not take the run down: report it and go on.
+                // With no file to point at, it still reaches the output: the
+                // run gets a file of its own below.
                 Err(payload) => {
                     let mut failed = Sink::default();
-                    if !ws.files.is_empty() {
-                        failed.push(Report::new(RuleId::PC000, 0, Span::empty(0)).var(
-                            "detail",
-                            format!("rule {id} failed: {}", panic_text(&payload)),
-                        ));
-                    }
+                    failed.push(Report::new(RuleId::PC000, 0, Span::empty(0)).var(
+                        "detail",
+                        format!("rule {id} failed: {}", panic_text(&payload)),
+                    ));
                     failed
                 }
             }
         })
         .collect();
     for mut local in per_rule {
+        if ws.files.is_empty() && !local.reports.is_empty() {
+            isolate::run_file(&mut ws);
+        }
         sink.reports.append(&mut local.reports);
         sink.notes.append(&mut local.notes);
     }

@@ -31,6 +31,31 @@ impl Scope {
         }
     }
 
+    /// A path named on the command line was asked for: its own tree is in
+    /// scope even when it lies outside the config root (links out of it are not).
+    pub fn admit(&mut self, paths: &[PathBuf], cwd: &Path) {
+        for p in paths {
+            let abs = crate::source::normalize(&cwd.join(p));
+            if !self.lexically_inside(&abs) {
+                let dir = if abs.is_dir() {
+                    abs.as_path()
+                } else {
+                    abs.parent().unwrap_or(&abs)
+                };
+                self.add_root(dir);
+            }
+        }
+    }
+
+    /// A glob (config `include`) that can only match outside the config
+    /// root: absolute, or climbing out with `..`.
+    pub fn pattern_leaves_root(pattern: &str) -> bool {
+        pattern.starts_with('/')
+            || pattern.starts_with('\\')
+            || pattern.as_bytes().get(1) == Some(&b':')
+            || pattern.split(['/', '\\']).any(|c| c == "..")
+    }
+
     /// Whether `path` lies lexically under a root (before resolving links).
     pub fn lexically_inside(&self, path: &Path) -> bool {
         let norm = crate::source::normalize(path);

@@ -29,16 +29,7 @@ fn sql_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 pub fn scripts(files: &[PathBuf], cwd: &Path) -> Result<Vec<Script>, String> {
     let mut paths = Vec::new();
     let mut scope = crate::read::Scope::new(cwd, false);
-    for f in files {
-        let abs = cwd.join(f);
-        if !scope.lexically_inside(&abs) {
-            scope.add_root(if abs.is_dir() {
-                &abs
-            } else {
-                abs.parent().unwrap_or(&abs)
-            });
-        }
-    }
+    scope.admit(files, cwd);
     for f in files {
         let abs = cwd.join(f);
         if abs.is_dir() {
