@@ -171,6 +171,7 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
         let scope = settings.scope.clone();
         let root = settings.root.clone();
         let exclude_in_filter = exclude.clone();
+        let include_in_filter = (!settings.include.is_empty()).then(|| include.clone());
         let walker = ignore::WalkBuilder::new(&abs)
             .hidden(false)
             .follow_links(true)
@@ -186,7 +187,19 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
                 {
                     let rel = e.path().strip_prefix(&root).unwrap_or(e.path());
                     let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-                    if !exclude_in_filter.is_match(rel)
+                    // Reported only when it would have been checked: a
+                    // directory by the inputs it could hold.
+                    let included = include_in_filter.as_ref().is_none_or(|inc| {
+                        if is_dir {
+                            ["x.yaml", "x.sql", "x.md"]
+                                .iter()
+                                .any(|n| inc.is_match(rel.join(n)))
+                        } else {
+                            inc.is_match(rel)
+                        }
+                    });
+                    if included
+                        && !exclude_in_filter.is_match(rel)
                         && (is_dir || classify(e.path()).is_some())
                         && let Ok(mut v) = skipped_in_filter.lock()
                     {

@@ -202,3 +202,23 @@ fn special_files_as_baseline_or_recording_neither_hang_nor_grow() {
     assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
     s.assert_outside_unchanged();
 }
+
+#[test]
+fn a_link_out_that_include_would_not_select_is_left_alone() {
+    let s = Sandbox::new("version: 1\ntoday: 2026-11-30\ninclude: [contracts/**]\n");
+    s.write("contracts/a.yaml", CLUSTER);
+    s.link("contracts/leak.yaml", &s.outside.join("secret.env"));
+    s.link("vendor/leak.sql", &s.outside.join("secret.env"));
+    s.link("vendor/tree", &s.outside);
+    let o = s.run(&["check", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let found: Vec<_> = rules(&o)
+        .into_iter()
+        .filter(|(_, r)| r == "PC001")
+        .collect();
+    assert_eq!(
+        found,
+        vec![("contracts/leak.yaml".to_string(), "PC001".to_string())]
+    );
+    s.assert_outside_unchanged();
+}

@@ -28,15 +28,20 @@ pub fn controls(s: &str) -> Cow<'_, str> {
 
 /// Controls replaced one for one by characters of the same UTF-8 length
 /// (`?` for one byte, `¿` for two, `⍰` for three), so that byte offsets
-/// into the text stay valid: for source snippets.
+/// into the text stay valid: for source snippets. The `\r` of a CRLF stays;
+/// a lone one would return the cursor and let the line overwrite itself.
 pub fn controls_in_place(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(|c| is_control(c) && c != '\r') {
+    let crlf = |i: usize| s.as_bytes().get(i + 1) == Some(&b'\n');
+    if !s
+        .char_indices()
+        .any(|(i, c)| is_control(c) && !(c == '\r' && crlf(i)))
+    {
         return Cow::Borrowed(s);
     }
     Cow::Owned(
-        s.chars()
-            .map(|c| match c {
-                '\r' => c,
+        s.char_indices()
+            .map(|(i, c)| match c {
+                '\r' if crlf(i) => c,
                 c if is_control(c) => match c.len_utf8() {
                     1 => '?',
                     2 => '¿',
@@ -69,9 +74,10 @@ mod tests {
 
     #[test]
     fn in_place_replacement_keeps_byte_offsets() {
-        let s = "k\x1b: \u{9b}v\u{2028}\r\n";
+        let s = "k\x1b: \u{9b}v\u{2028}\r\nlone\rcr";
         let r = controls_in_place(s);
         assert_eq!(r.len(), s.len());
-        assert_eq!(r, "k?: ¿v⍰\r\n");
+        assert_eq!(r, "k?: ¿v⍰\r\nlone?cr");
+        assert!(matches!(controls_in_place("a\r\nb\n"), Cow::Borrowed(_)));
     }
 }
