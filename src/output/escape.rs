@@ -7,10 +7,19 @@ fn is_control(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t') || c == '\u{2028}' || c == '\u{2029}'
 }
 
-/// Controls written as visible escapes (`\x1b`, `\u{9b}`), for messages,
-/// help and file names on a terminal or in a CI log.
+/// Controls written as visible escapes (`\x1b`, `\u{9b}`), for messages
+/// and help on a terminal or in a CI log.
 pub fn controls(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(is_control) {
+    escaped(s, is_control)
+}
+
+/// A file name on one line: controls, tabs and line breaks escaped.
+pub fn file_name(s: &str) -> Cow<'_, str> {
+    escaped(s, |c| is_control(c) || c == '\n' || c == '\t')
+}
+
+fn escaped(s: &str, is_control: impl Fn(char) -> bool) -> Cow<'_, str> {
+    if !s.chars().any(&is_control) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -70,6 +79,7 @@ mod tests {
         );
         assert!(matches!(controls("plain\ttext\n"), Cow::Borrowed(_)));
         assert_eq!(one_line("a\nb\rc\x1b"), "a b c\\x1b");
+        assert_eq!(file_name("a\nb\x1b.md"), "a\\x0ab\\x1b.md");
     }
 
     #[test]

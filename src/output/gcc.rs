@@ -16,7 +16,7 @@ pub fn render(outcome: &Outcome) -> String {
         let _ = writeln!(
             out,
             "{}:{}:{}: {sev}: [{}] {}",
-            escape::one_line(&f.file),
+            escape::file_name(&f.file),
             f.line,
             f.column,
             f.rule,

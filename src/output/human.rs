@@ -43,7 +43,7 @@ impl SourceCode for Src<'_> {
             src.text.len()
         };
         Ok(Box::new(MietteSpanContents::new_named(
-            src.display.clone(),
+            escape::file_name(&src.display).into_owned(),
             &src.text.as_bytes()[from..to],
             (from..to).into(),
             first - 1,
@@ -162,7 +162,7 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
         let _ = writeln!(
             out,
             "{}:{}:{}: {} [{}]",
-            escape::controls(&f.file),
+            escape::file_name(&f.file),
             f.line,
             f.column,
             f.severity.as_str(),
