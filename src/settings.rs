@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 // Defined with the reading and writing of files, which need them too.
 pub use crate::read::{CONFIG_NAME, DEFAULT_MAX_FILE_SIZE};
+pub const DEFAULT_PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// What the command line can override.
 #[derive(Clone, Debug, Default)]
@@ -32,6 +33,26 @@ pub struct Overrides {
     pub base: Option<String>,
     /// `--follow-external-links`: read through links that leave the repository.
     pub follow_external_links: bool,
+    /// `platcheck probe` / `check --probe`: compare contracts with the running systems.
+    pub probe: Option<ProbeRequest>,
+}
+
+/// What to probe: `--target NAME=URL` flags, and whether only the probe
+/// rules (PR) run (`platcheck probe`) or every rule (`check --probe`).
+#[derive(Clone, Debug, Default)]
+pub struct ProbeRequest {
+    pub targets: Vec<(String, String)>,
+    pub only_probe_rules: bool,
+}
+
+/// The probe settings of a run: the request plus the config's `probe:`.
+#[derive(Clone, Debug)]
+pub struct ProbeSettings {
+    pub targets: Vec<(String, String)>,
+    pub only_probe_rules: bool,
+    /// Config `probe.targets`: target name -> environment variable.
+    pub target_envs: BTreeMap<String, String>,
+    pub timeout: std::time::Duration,
 }
 
 #[derive(Debug, Clone)]
@@ -77,6 +98,10 @@ pub struct Settings {
     pub base: Option<String>,
     /// Where inputs may be read from (the config root, the named paths).
     pub scope: crate::read::Scope,
+    /// Set when the run probes the running systems.
+    pub probe: Option<ProbeSettings>,
+    /// Config `probe:` values, kept until the run asks to probe.
+    probe_config: (BTreeMap<String, String>, std::time::Duration),
 }
 
 /// Errors that stop the run before any check (exit code 2).
@@ -128,6 +153,14 @@ impl Settings {
         if let Some(dir) = ov.baseline.as_ref().and_then(|b| b.parent()) {
             s.scope.add_root(dir);
         }
+        if let Some(p) = &ov.probe {
+            s.probe = Some(ProbeSettings {
+                targets: p.targets.clone(),
+                only_probe_rules: p.only_probe_rules,
+                target_envs: s.probe_config.0.clone(),
+                timeout: s.probe_config.1,
+            });
+        }
         Ok(s)
     }
 
@@ -173,6 +206,8 @@ impl Settings {
             problems: Vec::new(),
             base: None,
             scope: crate::read::Scope::default(),
+            probe: None,
+            probe_config: (BTreeMap::new(), DEFAULT_PROBE_TIMEOUT),
         }
     }
 
@@ -331,6 +366,24 @@ impl Settings {
                 self.sql.lint_down = b;
             }
         }
+        if let Some(probe) = root.get("probe") {
+            if let Some(ms) = probe
+                .get("timeout")
+                .and_then(Node::scalar_text)
+                .and_then(|t| units::Duration::parse(&t).ok())
+                .and_then(|d| d.exact_millis())
+                .filter(|&ms| ms > 0)
+            {
+                self.probe_config.1 = std::time::Duration::from_millis(ms.unsigned_abs());
+            }
+            if let Some(targets) = probe.get("targets") {
+                for (k, v) in targets.entries() {
+                    if let Some(env) = v.as_str() {
+                        self.probe_config.0.insert(k.name.clone(), env.to_string());
+                    }
+                }
+            }
+        }
         if let Some(rules) = root.get("rules") {
             for (key, value) in rules.entries() {
                 let Some(id) = RuleId::parse(&key.name) else {
@@ -345,6 +398,11 @@ impl Settings {
                         &pointer,
                         format!("unknown rule `{}`{hint}", key.name),
                     );
+                    if let Some(s) = schema::suggest_unique(&key.name, &names)
+                        && let Some(r) = self.problems.last_mut()
+                    {
+                        r.vars.push(("suggestion", s.to_string()));
+                    }
                     continue;
                 };
                 match value.as_str() {

@@ -11,16 +11,14 @@ use std::path::{Path, PathBuf};
 pub(super) fn baseline_write(
     g: &Global,
     file: Option<PathBuf>,
-    paths: &[PathBuf],
+    args: &CheckArgs,
+    probe: Option<crate::settings::ProbeRequest>,
     cwd: &Path,
 ) -> Result<Output, CliError> {
-    let args = CheckArgs {
-        paths: paths.to_vec(),
-        ..CheckArgs::default()
-    };
-    let mut ov = overrides(g, &args, cwd);
+    let mut ov = overrides(g, args, cwd);
     ov.baseline = None;
-    let mut outcome = engine::run(paths, cwd, &ov)?;
+    ov.probe = probe;
+    let mut outcome = engine::run(&args.paths, cwd, &ov)?;
     let target = file
         .map(|f| if f.is_absolute() { f } else { cwd.join(f) })
         .or_else(|| outcome.baseline.clone())

@@ -11,6 +11,9 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 mod commands;
+pub mod fix;
+mod probe;
+use probe::probe_request;
 pub mod report;
 pub mod report_facts;
 pub mod verify;
@@ -94,12 +97,26 @@ pub struct CheckArgs {
     /// Read files through symlinks (and config paths) that resolve outside the repository.
     #[arg(long)]
     pub follow_external_links: bool,
+    /// Also probe the running systems the contracts name (the PR rules), and
+    /// judge migrations by the observed table sizes (see `platcheck probe`).
+    #[arg(long)]
+    pub probe: bool,
+    /// With `probe` or `--probe`: the URL of one target, NAME=URL (repeatable;
+    /// NAME is a contract's metadata.name, or <name>.dedup for an
+    /// EventBoundary's Redis dedup tier). Prefer the environment variable the
+    /// contract names (probe.url_env): a flag is visible in the process list.
+    #[arg(long = "target", value_name = "NAME=URL")]
+    pub target: Vec<String>,
+    #[command(flatten)]
+    pub fixes: fix::FixFlags,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Check contracts, migrations and docs (the default command).
     Check(CheckArgs),
+    /// Apply the fixes of the findings (safe ones; --unsafe-fixes for the rest), or print them with --diff (exit 1 when something would change); then check again.
+    Fix(CheckArgs),
     /// Run the documents' mirrored-section grep gate: prints what their own awk | grep -nE prints, exits 1 on any hit.
     Gate(CheckArgs),
     /// Print a rule's documentation.
@@ -125,6 +142,10 @@ pub enum Command {
     Suppressions(CheckArgs),
     /// Replay migrations on a real PostgreSQL or MariaDB/MySQL (scratch database) and compare its locks, rewrites and ALTER algorithms with the lock table's prediction: exit 1 on any disagreement (MG900), 2 when the server cannot be reached.
     Verify(verify::VerifyArgs),
+    /// Compare the contracts with the running systems they name (read-only sessions): every declared-vs-observed difference is a PR finding; same formats, suppressions and baseline as `check`.
+    Probe(CheckArgs),
+    /// Serve diagnostics, quick fixes and hover to an editor (Language Server Protocol over stdio).
+    Lsp,
     /// Scaffold platcheck.yaml and one example contract per kind (never overwrites).
     Init {
         /// Directory to scaffold into (default: the working directory).
@@ -141,6 +162,13 @@ pub enum BaselineAction {
         /// Paths to check (default: the working directory).
         #[arg(long = "path", value_name = "PATH")]
         paths: Vec<PathBuf>,
+        /// Record what `platcheck probe` reports instead (the running
+        /// systems' drift), for `platcheck probe --baseline FILE`.
+        #[arg(long)]
+        probe: bool,
+        /// With --probe: the URL of one target, NAME=URL (repeatable).
+        #[arg(long = "target", value_name = "NAME=URL")]
+        target: Vec<String>,
     },
 }
 
@@ -187,10 +215,12 @@ impl From<RunError> for CliError {
 
 pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     let g = cli.global;
+    let only_probe = matches!(cli.command, Some(Command::Probe(_)));
     let text = |s: String| Output::Text(s, Vec::new());
     match cli.command {
-        None => check(&g, &cli.check, cwd),
-        Some(Command::Check(args)) => check(&g, &args, cwd),
+        None => check(&g, &cli.check, cwd, false),
+        Some(Command::Check(args)) => check(&g, &args, cwd, false),
+        Some(Command::Fix(args)) => fix::run(&g, &args, cwd),
         Some(Command::Rule { id }) => rule_doc(&id).map(text),
         Some(Command::Rules) => Ok(text(rules_table())),
         Some(Command::Gate(args)) => crate::mirror::gate_cmd::run(
@@ -209,9 +239,30 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
             Ok(text(k.text().to_string()))
         }
         Some(Command::Baseline {
-            action: BaselineAction::Write { file, paths },
-        }) => baseline_write(&g, file, &paths, cwd),
+            action:
+                BaselineAction::Write {
+                    file,
+                    paths,
+                    probe,
+                    target,
+                },
+        }) => {
+            let args = CheckArgs {
+                paths,
+                probe,
+                target,
+                ..CheckArgs::default()
+            };
+            baseline_write(&g, file, &args, probe_request(&args, true)?, cwd)
+        }
         Some(Command::Suppressions(args)) => suppressions(&g, &args, cwd),
+        Some(Command::Probe(args)) => {
+            let args = CheckArgs {
+                probe: true,
+                ..args
+            };
+            check(&g, &args, cwd, only_probe)
+        }
         Some(Command::Report(args)) => {
             let ov = overrides(&g, &args.check_args(), cwd);
             report::run(g.format, &args, cwd, &ov)
@@ -219,6 +270,20 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
         Some(Command::Verify(args)) => verify::run(g.format, &args, cwd)
             .map(Output::Gate)
             .map_err(CliError),
+        // The protocol's exit code (1: `exit` without `shutdown`) goes
+        // through the gate's "hits" so `main` maps it like any other.
+        Some(Command::Lsp) => {
+            crate::lsp::run_stdio(overrides(&g, &CheckArgs::default(), cwd), cwd.to_path_buf())
+                .map(|code| {
+                    Output::Gate(crate::mirror::gate_cmd::GateRun {
+                        text: String::new(),
+                        hits: usize::from(code),
+                        warnings: Vec::new(),
+                        errors: Vec::new(),
+                    })
+                })
+                .map_err(CliError)
+        }
         Some(Command::Init { dir }) => {
             crate::init::scaffold(&dir.unwrap_or_else(|| cwd.to_path_buf()))
                 .map(text)
@@ -249,11 +314,13 @@ pub(super) fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
         changed_since: args.changed_since.clone(),
         base: args.base.clone(),
         follow_external_links: args.follow_external_links,
+        probe: None,
     }
 }
 
-fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
-    // Parse --output before the run so a typo fails fast.
+type Targets = (Option<PathBuf>, Vec<(Format, PathBuf)>);
+
+fn output_targets(args: &CheckArgs, cwd: &Path) -> Result<Targets, CliError> {
     let mut primary: Option<PathBuf> = None;
     let mut extra: Vec<(Format, PathBuf)> = Vec::new();
     for o in &args.output {
@@ -274,7 +341,36 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
             }
         }
     }
-    let mut outcome = engine::run(&args.paths, cwd, &overrides(g, args, cwd))?;
+    Ok((primary, extra))
+}
+
+fn check(g: &Global, args: &CheckArgs, cwd: &Path, only_probe: bool) -> Result<Output, CliError> {
+    // Parse --output before the run so a typo fails fast.
+    output_targets(args, cwd)?;
+    if args.fixes.fix || args.fixes.diff {
+        if only_probe {
+            return Err(CliError(
+                "--fix and --diff belong to `check`: `probe` changes nothing".into(),
+            ));
+        }
+        return fix::run(g, args, cwd);
+    }
+    let ov = Overrides {
+        probe: probe_request(args, only_probe)?,
+        ..overrides(g, args, cwd)
+    };
+    let outcome = engine::run(&args.paths, cwd, &ov)?;
+    check_outcome(g, args, cwd, outcome)
+}
+
+/// Prints a finished run the way `check` does (formats, --output files).
+pub(crate) fn check_outcome(
+    g: &Global,
+    args: &CheckArgs,
+    cwd: &Path,
+    mut outcome: Outcome,
+) -> Result<Output, CliError> {
+    let (primary, extra) = output_targets(args, cwd)?;
     let style = human::Style {
         color: use_color(g.color) && primary.is_none(),
         width: 100,

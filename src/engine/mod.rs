@@ -13,8 +13,10 @@ use crate::suppress;
 use crate::workspace::Workspace;
 use rayon::prelude::*;
 
+mod inspect;
 mod isolate;
 mod loading;
+pub use inspect::inspect;
 use loading::{Loaded, isolated, load_candidate, load_text, panic_text};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -48,6 +50,18 @@ fn search_start(paths: &[PathBuf], cwd: &Path) -> PathBuf {
 }
 
 pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outcome, RunError> {
+    run_overlay(paths, cwd, overrides, &BTreeMap::new())
+}
+
+/// As `run`, with the text of some files taken from `overlay` (keyed by
+/// normalised absolute path) instead of the disk: the editor's unsaved
+/// buffers. Files are still found by walking the disk.
+pub fn run_overlay(
+    paths: &[PathBuf],
+    cwd: &Path,
+    overrides: &Overrides,
+    overlay: &BTreeMap<PathBuf, String>,
+) -> Result<Outcome, RunError> {
     let paths: Vec<PathBuf> = if paths.is_empty() {
         vec![cwd.to_path_buf()]
     } else {
@@ -61,7 +75,15 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
     let loaded: Vec<Loaded> = found
         .files
         .par_iter()
-        .map(|cand| isolated(cand, || load_candidate(cand, &settings)))
+        .map(|cand| {
+            let open = (!overlay.is_empty())
+                .then(|| overlay.get(&crate::source::normalize(&cwd.join(&cand.path))))
+                .flatten();
+            match open {
+                Some(text) => isolated(cand, || load_text(cand, text)),
+                None => isolated(cand, || load_candidate(cand, &settings)),
+            }
+        })
         .collect();
     analyze(settings, cwd, &found, loaded)
 }
@@ -116,25 +138,7 @@ fn analyze(
             sink.push(Report::new(rule, file, Span::empty(0)).var("detail", &problem.reason));
         }
     }
-    let mut checked = 0;
-    for l in loaded {
-        checked += usize::from(l.checked);
-        let Some(src) = l.source else { continue };
-        let file = ws.add_file(src, Some(l.class));
-        match l.class {
-            FileClass::Sql => ws.sql.push(file),
-            FileClass::Markdown => ws.markdown.push(file),
-            FileClass::Yaml => {}
-        }
-        ws.contracts.extend(l.contracts.into_iter().map(|mut c| {
-            c.file = file;
-            c
-        }));
-        sink.reports.extend(l.reports.into_iter().map(|mut r| {
-            r.file = file;
-            r
-        }));
-    }
+    let checked = add_loaded(&mut ws, &mut sink, loaded);
     duplicate_names(&ws, &mut sink);
     isolate::prepare(&mut ws, &settings, cwd, &mut sink)?;
 
@@ -145,9 +149,13 @@ fn analyze(
         settings: &settings,
         analyses: &analyses,
     };
+    // `platcheck probe` runs the probe family only (the loader's PC
+    // findings still come through: a contract it cannot read is not probed).
+    let only_probe = settings.probe.as_ref().is_some_and(|p| p.only_probe_rules);
     let per_rule: Vec<Sink> = crate::rules::entries()
         .par_iter()
         .filter(|e| settings.severity(e.id).is_some())
+        .filter(|e| !only_probe || crate::rules::pr::covers(e.id))
         .filter_map(|e| match e.check {
             Check::Workspace(check) => Some((e.id, check)),
             Check::Engine => None,
@@ -175,13 +183,17 @@ fn analyze(
         })
         .collect();
     for mut local in per_rule {
-        if ws.files.is_empty() && !local.reports.is_empty() {
-            isolate::run_file(&mut ws);
-        }
         sink.reports.append(&mut local.reports);
         sink.notes.append(&mut local.notes);
     }
-
+    for r in &mut sink.reports {
+        r.fix = crate::fix::compute(&ctx, r);
+    }
+    // With no file to point at, a rule's finding still reaches the output:
+    // the run gets a file of its own (after the rules, which borrow `ws`).
+    if ws.files.is_empty() && !sink.reports.is_empty() {
+        isolate::run_file(&mut ws);
+    }
     let mut notes = std::mem::take(&mut sink.notes);
     notes.dedup();
     let (mut findings, mut waived, suppressions) = finish(&ws, &settings, sink.reports);
@@ -265,6 +277,31 @@ fn analyze(
     })
 }
 
+/// Adds the loaded files to the workspace (their contracts and reports
+/// get the file's index); returns how many count as checked.
+fn add_loaded(ws: &mut Workspace, sink: &mut Sink, loaded: Vec<Loaded>) -> usize {
+    let mut checked = 0;
+    for l in loaded {
+        checked += usize::from(l.checked);
+        let Some(src) = l.source else { continue };
+        let file = ws.add_file(src, Some(l.class));
+        match l.class {
+            FileClass::Sql => ws.sql.push(file),
+            FileClass::Markdown => ws.markdown.push(file),
+            FileClass::Yaml => {}
+        }
+        ws.contracts.extend(l.contracts.into_iter().map(|mut c| {
+            c.file = file;
+            c
+        }));
+        sink.reports.extend(l.reports.into_iter().map(|mut r| {
+            r.file = file;
+            r
+        }));
+    }
+    checked
+}
+
 /// The line of a baseline entry (its `fingerprint` key), for the report.
 fn baseline_line(text: &str, print: &str) -> usize {
     let needle = format!("\"{print}\"");
@@ -286,6 +323,11 @@ fn duplicate_names(ws: &Workspace, sink: &mut Sink) {
                 let at = ws.files[orig.file].line_col(orig.span_for("/metadata/name").start);
                 sink.push(
                     c.report(RuleId::PC007, "/metadata/name")
+                        .related(
+                            orig.file,
+                            orig.span_for("/metadata/name"),
+                            format!("{} `{}` is first defined here", c.kind.as_str(), c.name),
+                        )
                         .var("kind", c.kind.as_str())
                         .var("name", &c.name)
                         .var(
@@ -347,7 +389,20 @@ fn finish(
         }
         findings.push(render(ws, r, severity));
     }
-    for r in suppress::defects(&sups) {
+    // A suppression of a rule this kind of run does not run (a PR rule in
+    // `check`, a CL rule in `probe`) is not unused: the other run uses it.
+    let judged: Vec<suppress::Suppression> = sups
+        .iter()
+        .filter(|s| {
+            s.used
+                || s.defect.is_some()
+                || s.rules
+                    .iter()
+                    .any(|r| catalog::lookup(r).is_none_or(|id| runs(settings, id)))
+        })
+        .cloned()
+        .collect();
+    for r in suppress::defects(&judged) {
         if let Some(severity) = settings.severity(r.rule) {
             findings.push(render(ws, r, severity));
         }
@@ -356,6 +411,17 @@ fn finish(
     findings.dedup();
     waived.sort_by(|a, b| a.finding.sort_key().cmp(&b.finding.sort_key()));
     (findings, waived, sups)
+}
+
+/// Whether this run runs the rule's family: the PR rules only when
+/// probing, and `platcheck probe` nothing but them (and the loader's PC).
+fn runs(settings: &Settings, id: RuleId) -> bool {
+    let probe_rule = crate::rules::pr::covers(id);
+    match &settings.probe {
+        None => !probe_rule,
+        Some(p) if p.only_probe_rules => probe_rule || id.as_str().starts_with("PC"),
+        Some(_) => true,
+    }
 }
 
 fn render(ws: &Workspace, r: Report, severity: Severity) -> Finding {
@@ -385,5 +451,19 @@ fn render(ws: &Workspace, r: Report, severity: Severity) -> Finding {
         contract: r.contract,
         pointer: r.pointer,
         sql: r.sql,
+        fix: r.fix,
+        related: r
+            .related
+            .into_iter()
+            .filter_map(|(file, span, message)| {
+                let f = ws.files.get(file)?;
+                Some(crate::finding::Related {
+                    path: f.path.clone(),
+                    start: span.start,
+                    end: span.end,
+                    message,
+                })
+            })
+            .collect(),
     }
 }

@@ -106,5 +106,7 @@ fn pc000(printer: &str, f: Option<&Finding>) -> Finding {
         contract: None,
         pointer: None,
         sql: None,
+        fix: None,
+        related: Vec::new(),
     }
 }
