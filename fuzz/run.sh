@@ -20,5 +20,7 @@ case "$target" in
       done
     done ;;
   markdown) find ../examples ../tests/fixtures -name '*.md' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
+  # Built from the fuzzer's bytes (files, findings, messages): no seeds.
+  printers) ;;
 esac
 RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" "$corpus" -- -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048

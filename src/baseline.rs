@@ -67,8 +67,10 @@ pub fn to_json(b: &Baseline) -> String {
 }
 
 /// Reads a baseline; the error says which file and what is wrong.
-pub fn read(path: &Path) -> Result<(Baseline, String), String> {
-    let text = std::fs::read_to_string(path)
+pub fn read(path: &Path, scope: &crate::read::Scope) -> Result<(Baseline, String), String> {
+    // Through the one input path: `/dev/zero` or a FIFO as a baseline must
+    // neither grow without bound nor hang the run.
+    let text = crate::read::read_text(path, crate::settings::DEFAULT_MAX_FILE_SIZE, scope)
         .map_err(|e| format!("cannot read baseline {}: {e}", path.display()))?;
     let b: Baseline = serde_json::from_str(&text).map_err(|e| {
         format!(

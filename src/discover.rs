@@ -14,6 +14,9 @@ pub struct Candidate {
     pub display: String,
     pub path: PathBuf,
     pub class: FileClass,
+    /// Named on the command line: it gets a result line even when it turns
+    /// out not to be ours (YAML that is no contract).
+    pub named: bool,
 }
 
 /// A path that could not be walked or read, reported as PC001.
@@ -27,6 +30,18 @@ pub struct WalkProblem {
 pub struct Discovered {
     pub files: Vec<Candidate>,
     pub problems: Vec<WalkProblem>,
+    /// Files named on the command line that platcheck does not read (PC017).
+    pub unchecked: Vec<WalkProblem>,
+    /// `include` patterns (by index) that matched no input of a walk that
+    /// covered the whole config root: the config promises files it never finds.
+    pub unmatched_include: Vec<usize>,
+}
+
+fn unchecked_reason(path: &Path) -> String {
+    if path.file_name().is_some_and(|n| n == CONFIG_NAME) {
+        return "it is the config file, which is read as the configuration, not checked as an input".into();
+    }
+    "platcheck reads contracts (.yaml, .yml), migrations (.sql) and documents (.md); this file is none of them".into()
 }
 
 pub fn classify(path: &Path) -> Option<FileClass> {
@@ -70,23 +85,35 @@ fn is_migration_input(path: &Path) -> bool {
 }
 
 fn globset(patterns: &[String]) -> Result<GlobSet, String> {
+    Ok(globset_indexed(patterns)?.0)
+}
+
+/// The set, and for each of its globs the pattern it came from.
+fn globset_indexed(patterns: &[String]) -> Result<(GlobSet, Vec<usize>), String> {
     let mut b = GlobSetBuilder::new();
-    for p in patterns {
+    let mut owner = Vec::new();
+    for (i, p) in patterns.iter().enumerate() {
         b.add(Glob::new(p).map_err(|e| format!("invalid glob `{p}`: {e}"))?);
+        owner.push(i);
         // `dir/**` should also match the directory's own files when written `dir`.
         if !p.contains('*')
             && let Ok(g) = Glob::new(&format!("{}/**", p.trim_end_matches('/')))
         {
             b.add(g);
+            owner.push(i);
         }
     }
-    b.build().map_err(|e| e.to_string())
+    Ok((b.build().map_err(|e| e.to_string())?, owner))
 }
 
 pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Discovered, String> {
-    let include = globset(&settings.include)?;
+    let (include, owner) = globset_indexed(&settings.include)?;
     let exclude = globset(&settings.exclude)?;
     let mut out = Discovered::default();
+    let mut matched = vec![false; settings.include.len()];
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let root = canon(&settings.root);
+    let mut covered_root = false;
     for given in paths {
         let abs = if given.is_absolute() {
             given.clone()
@@ -107,6 +134,10 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
             // An explicitly named file is always checked when we know its kind,
             // but a FIFO or device is never opened: reading one can block forever.
             let Some(class) = classify(&abs) else {
+                out.unchecked.push(WalkProblem {
+                    display: display_path(&abs, cwd),
+                    reason: unchecked_reason(&abs),
+                });
                 continue;
             };
             if !meta.is_file() {
@@ -119,10 +150,12 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
                     display: display_path(&abs, cwd),
                     path: abs,
                     class,
+                    named: true,
                 });
             }
             continue;
         }
+        covered_root |= root.starts_with(canon(&abs));
         // The walker reads the ignore files of the root and its parents
         // before any filter runs: one that is a FIFO would block it forever.
         if let Some(p) = abs
@@ -135,12 +168,46 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
         let skipped = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let skipped_in_filter = skipped.clone();
         let cwd_in_filter = cwd.to_path_buf();
+        let scope = settings.scope.clone();
+        let root = settings.root.clone();
+        let exclude_in_filter = exclude.clone();
+        let include_in_filter = (!settings.include.is_empty()).then(|| include.clone());
         let walker = ignore::WalkBuilder::new(&abs)
             .hidden(false)
             .follow_links(true)
             .require_git(false)
             .filter_entry(move |e| {
                 if e.file_name() == ".git" {
+                    return false;
+                }
+                // Links are followed inside the repository only: one that
+                // leads out is reported (when it is an input) and not entered.
+                if e.path_is_symlink()
+                    && let Err(reason) = scope.check(e.path())
+                {
+                    let rel = e.path().strip_prefix(&root).unwrap_or(e.path());
+                    let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+                    // Reported only when it would have been checked: a
+                    // directory by the inputs it could hold.
+                    let included = include_in_filter.as_ref().is_none_or(|inc| {
+                        if is_dir {
+                            ["x.yaml", "x.sql", "x.md"]
+                                .iter()
+                                .any(|n| inc.is_match(rel.join(n)))
+                        } else {
+                            inc.is_match(rel)
+                        }
+                    });
+                    if included
+                        && !exclude_in_filter.is_match(rel)
+                        && (is_dir || classify(e.path()).is_some())
+                        && let Ok(mut v) = skipped_in_filter.lock()
+                    {
+                        v.push(WalkProblem {
+                            display: display_path(e.path(), &cwd_in_filter),
+                            reason: format!("a symlink that {reason}"),
+                        });
+                    }
                     return false;
                 }
                 if !e.file_type().is_some_and(|t| t.is_dir()) {
@@ -166,9 +233,6 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
                 }
             };
             let path = entry.path();
-            let Some(class) = classify(path) else {
-                continue;
-            };
             let Some(ft) = entry.file_type() else {
                 continue;
             };
@@ -176,9 +240,20 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
                 continue;
             }
             let rel = path.strip_prefix(&settings.root).unwrap_or(path);
-            if !settings.include.is_empty() && !include.is_match(rel) {
-                continue;
+            // Any file counts as a match (`schemas/**` selects payload
+            // schemas, which are read through their contracts).
+            if !settings.include.is_empty() {
+                let hits = include.matches(rel);
+                if hits.is_empty() {
+                    continue;
+                }
+                for h in hits {
+                    matched[owner[h]] = true;
+                }
             }
+            let Some(class) = classify(path) else {
+                continue;
+            };
             if exclude.is_match(rel) {
                 continue;
             }
@@ -193,17 +268,49 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
                 display: display_path(path, cwd),
                 path: path.to_path_buf(),
                 class,
+                named: false,
             });
         }
         if let Ok(mut v) = skipped.lock() {
             out.problems.append(&mut v);
         }
     }
+    if covered_root {
+        out.unmatched_include = (0..matched.len()).filter(|i| !matched[*i]).collect();
+    }
     out.files.sort();
     out.files.dedup_by(|a, b| a.path == b.path);
     out.problems.sort();
     out.problems.dedup();
     Ok(out)
+}
+
+/// PC008 for each `include` pattern that matched nothing (located at the
+/// pattern in the config), unless `already` reports it as pointing outside.
+pub fn unmatched_include_reports(
+    found: &Discovered,
+    settings: &Settings,
+    already: &[crate::emit::Report],
+) -> Vec<crate::emit::Report> {
+    use crate::catalog::RuleId;
+    found
+        .unmatched_include
+        .iter()
+        .filter_map(|i| Some((settings.include.get(*i)?, settings.include_at.get(*i)?)))
+        .filter(|(_, (_, span))| {
+            !already
+                .iter()
+                .any(|r| r.rule == RuleId::PC008 && r.span == *span)
+        })
+        .map(|(pattern, (pointer, span))| {
+            crate::emit::Report::new(RuleId::PC008, 0, *span)
+                .pointer(pointer.clone())
+                .var(
+                    "detail",
+                    format!("include pattern `{pattern}` matches no file in the repository, so what it was meant to select is not checked"),
+                )
+        })
+        .collect()
 }
 
 fn walk_problem(e: &ignore::Error, cwd: &Path) -> WalkProblem {

@@ -25,7 +25,7 @@ pub fn fnv1a(data: &str) -> u64 {
 pub fn stable_path(src: &SourceFile, root: &Path) -> String {
     let abs = normalize(&src.path);
     match abs.strip_prefix(normalize(root)) {
-        Ok(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().replace('\\', "/"),
+        Ok(rel) if !rel.as_os_str().is_empty() => crate::source::slashes(&rel.to_string_lossy()),
         _ => src.display.clone(),
     }
 }

@@ -21,7 +21,9 @@ fn main() -> ExitCode {
                 eprintln!("platcheck: error: {e}");
                 return ExitCode::from(2);
             }
-            print_out(&text);
+            if let Err(code) = print_out(&text) {
+                return code;
+            }
             ExitCode::SUCCESS
         }
         Ok(Output::Check {
@@ -29,7 +31,9 @@ fn main() -> ExitCode {
             outcome,
             files,
         }) => {
-            print_out(&text);
+            if let Err(code) = print_out(&text) {
+                return code;
+            }
             if let Err(e) = write_files(&files) {
                 eprintln!("platcheck: error: {e}");
                 return ExitCode::from(2);
@@ -49,7 +53,9 @@ fn main() -> ExitCode {
             }
         }
         Ok(Output::Gate(run)) => {
-            print_out(&run.text);
+            if let Err(code) = print_out(&run.text) {
+                return code;
+            }
             for w in &run.warnings {
                 eprintln!("platcheck: warning: {w}");
             }
@@ -71,23 +77,39 @@ fn main() -> ExitCode {
 
 fn write_files(files: &[cli::FileWrite]) -> Result<(), String> {
     for f in files {
-        let result = if f.append {
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&f.path)
-                .and_then(|mut h| h.write_all(f.text.as_bytes()))
+        if f.append {
+            append(&f.path, &f.text)
+                .map_err(|e| format!("cannot write {}: {e}", f.path.display()))?;
         } else {
-            std::fs::write(&f.path, &f.text)
-        };
-        result.map_err(|e| format!("cannot write {}: {e}", f.path.display()))?;
+            platcheck::read::write::write_file(&f.path, &f.text, f.replace)?;
+        }
     }
     Ok(())
 }
 
-fn print_out(text: &str) {
+/// The step summary is appended to (the runner owns the file), never
+/// through a link.
+fn append(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NOFOLLOW);
+    }
+    opts.open(path)?.write_all(text.as_bytes())
+}
+
+/// Prints the result. A closed pipe (`platcheck | head`) is not an error
+/// worth reporting; any other failure (a full disk: `> /dev/full`) is, since
+/// the CI step would otherwise pass with its report lost.
+fn print_out(text: &str) -> Result<(), ExitCode> {
     let mut out = std::io::stdout().lock();
-    // A closed pipe (`platcheck | head`) is not an error worth reporting.
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("platcheck: error: cannot write the output: {e}");
+            Err(ExitCode::from(2))
+        }
+        _ => Ok(()),
+    }
 }

@@ -55,7 +55,12 @@ impl<'a> RuleCtx<'a> {
         self.analyses.siblings.get_or_init(|| {
             let gates = mirror::gates(self.settings.config_root.as_ref());
             let gated = mirror::gated(self.ws, &self.settings.root, &gates);
-            siblings::analyze(&gated, &self.ws.files, &self.settings.root)
+            siblings::analyze(
+                &gated,
+                &self.ws.files,
+                &self.settings.root,
+                &self.settings.scope,
+            )
         })
     }
 }

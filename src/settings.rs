@@ -13,8 +13,8 @@ pub use jiff::civil::Date;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-pub const CONFIG_NAME: &str = "platcheck.yaml";
-pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
+// Defined with the reading and writing of files, which need them too.
+pub use crate::read::{CONFIG_NAME, DEFAULT_MAX_FILE_SIZE};
 pub const DEFAULT_PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// PATH_MAX on Linux: no path a glob could match is longer.
@@ -34,6 +34,8 @@ pub struct Overrides {
     pub changed_since: Option<String>,
     /// `--base <git-ref>`: the revision EV053 compares payload schemas with.
     pub base: Option<String>,
+    /// `--follow-external-links`: read through links that leave the repository.
+    pub follow_external_links: bool,
     /// `platcheck probe` / `check --probe`: compare contracts with the running systems.
     pub probe: Option<ProbeRequest>,
 }
@@ -82,6 +84,8 @@ pub struct Settings {
     pub today_source: TodaySource,
     pub fail_on: FailOn,
     pub include: Vec<String>,
+    /// Where each `include` pattern is written: (pointer, span) in the config.
+    pub include_at: Vec<(String, crate::source::Span)>,
     pub exclude: Vec<String>,
     pub max_file_size: u64,
     /// The baseline file (`--baseline`, or `baseline:` in the config).
@@ -95,6 +99,8 @@ pub struct Settings {
     pub problems: Vec<Report>,
     /// `--base <git-ref>` (EV053); `None` leaves schema compatibility unchecked.
     pub base: Option<String>,
+    /// Where inputs may be read from (the config root, the named paths).
+    pub scope: crate::read::Scope,
     /// Set when the run probes the running systems.
     pub probe: Option<ProbeSettings>,
     /// Config `probe:` values, kept until the run asks to probe.
@@ -124,8 +130,8 @@ impl Settings {
         if let Some(path) = path {
             let bytes = crate::read::read_input(&path, DEFAULT_MAX_FILE_SIZE)
                 .map_err(|e| SettingsError(format!("cannot read {}: {e}", path.display())))?;
-            let text = String::from_utf8(bytes)
-                .map_err(|e| SettingsError(format!("{} is not UTF-8: {e}", path.display())))?;
+            let text = crate::read::decode(bytes)
+                .map_err(|e| SettingsError(format!("cannot read {}: {e}", path.display())))?;
             let display = crate::source::display_path(&path, cwd);
             let src = SourceFile::new(display, &path, &text);
             s.root = path.parent().map_or(cwd.to_path_buf(), Path::to_path_buf);
@@ -145,6 +151,11 @@ impl Settings {
         s.no_inline_suppressions = ov.no_inline_suppressions;
         s.changed_since = ov.changed_since.clone();
         s.base.clone_from(&ov.base);
+        s.scope = crate::read::Scope::new(&s.root, ov.follow_external_links);
+        // A baseline named on the command line was asked for, wherever it is.
+        if let Some(dir) = ov.baseline.as_ref().and_then(|b| b.parent()) {
+            s.scope.add_root(dir);
+        }
         if let Some(p) = &ov.probe {
             s.probe = Some(ProbeSettings {
                 targets: p.targets.clone(),
@@ -154,6 +165,11 @@ impl Settings {
             });
         }
         Ok(s)
+    }
+
+    /// The paths named on the command line join the scope (see `Scope::admit`).
+    pub fn admit_named(&mut self, paths: &[PathBuf], cwd: &Path) {
+        self.scope.admit(paths, cwd);
     }
 
     /// Settings from a config text alone (no file search): the fuzz target
@@ -174,6 +190,7 @@ impl Settings {
             today_source: TodaySource::System,
             fail_on: FailOn::Error,
             include: Vec::new(),
+            include_at: Vec::new(),
             exclude: Vec::new(),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             baseline: None,
@@ -191,6 +208,7 @@ impl Settings {
             severities: BTreeMap::new(),
             problems: Vec::new(),
             base: None,
+            scope: crate::read::Scope::default(),
             probe: None,
             probe_config: (BTreeMap::new(), DEFAULT_PROBE_TIMEOUT),
         }
@@ -316,7 +334,28 @@ impl Settings {
             })
             .unwrap_or_default()
         };
-        self.include = strings(root.get("include"));
+        self.include.clear();
+        self.include_at.clear();
+        for (i, n) in root
+            .get("include")
+            .map(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let Some(p) = n.as_str() else { continue };
+            let pointer = format!("/include/{i}");
+            if crate::read::Scope::pattern_leaves_root(p) {
+                self.problem(
+                    RuleId::PC008,
+                    n.span,
+                    &pointer,
+                    format!("include pattern `{p}` points outside the repository; patterns are relative to the directory of platcheck.yaml, and nothing outside it is checked"),
+                );
+            }
+            self.include.push(p.to_string());
+            self.include_at.push((pointer, n.span));
+        }
         self.exclude = strings(root.get("exclude"));
         self.drop_huge_globs(root);
         if let Some(b) = root.get("baseline").and_then(Node::as_str) {

@@ -18,8 +18,18 @@ pub enum FileClass {
 /// The path as reported: relative to `cwd` when below it, `/`-separated.
 pub fn display_path(path: &Path, cwd: &Path) -> String {
     let rel = path.strip_prefix(cwd).unwrap_or(path);
-    let s = rel.to_string_lossy().replace('\\', "/");
+    let s = slashes(&rel.to_string_lossy());
     s.strip_prefix("./").map(str::to_string).unwrap_or(s)
+}
+
+/// `/`-separated. Only on Windows is `\` a separator; elsewhere it is a
+/// character a file name may hold (`a\b.sql` is one file, not `a/b.sql`).
+pub fn slashes(path: &str) -> String {
+    if cfg!(windows) {
+        path.replace('\\', "/")
+    } else {
+        path.to_string()
+    }
 }
 
 /// Lexical normalisation (`a/./b/../c` -> `a/c`) without touching the disk:

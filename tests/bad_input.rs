@@ -261,11 +261,21 @@ fn include_and_exclude_globs_and_gitignore_are_honoured() {
 /// Runs a check on another thread and fails, instead of hanging the suite,
 /// when it does not finish: the cases below used to block forever.
 fn check_within(paths: &[&Path], secs: u64) -> platcheck::engine::Outcome {
+    check_within_following(paths, secs, false)
+}
+
+/// `check_within`, with `--follow-external-links` when `follow` is set (the
+/// special files below are links to /dev and /proc, outside the repository).
+fn check_within_following(paths: &[&Path], secs: u64, follow: bool) -> platcheck::engine::Outcome {
     let paths: Vec<std::path::PathBuf> = paths.iter().map(|p| p.to_path_buf()).collect();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let refs: Vec<&Path> = paths.iter().map(|p| p.as_path()).collect();
-        let _ = tx.send(common::check(&refs));
+        let overrides = platcheck::settings::Overrides {
+            today: Some(common::today()),
+            follow_external_links: follow,
+            ..Default::default()
+        };
+        let _ = tx.send(platcheck::engine::run(&paths, &common::root(), &overrides).unwrap());
     });
     rx.recv_timeout(std::time::Duration::from_secs(secs))
         .expect("the run finishes instead of blocking on a special file")
@@ -301,8 +311,13 @@ fn special_files_are_reported_by_kind_and_never_opened() {
     std::os::unix::fs::symlink("/dev/zero", d.join("zero.md")).unwrap();
     std::os::unix::fs::symlink("self.yaml", d.join("self.yaml")).unwrap();
 
-    // Found while walking.
-    let walked = check_within(&[d], 60);
+    // Found while walking: the links to /dev lead out of the repository.
+    let contained = check_within(&[d], 60);
+    for name in ["null.yaml", "zero.md"] {
+        assert!(pc001(&contained.findings, name).contains("outside the repository"));
+    }
+    // Followed on request, they are still never opened.
+    let walked = check_within_following(&[d], 60, true);
     let f = &walked.findings;
     assert!(pc001(f, "/pipe.yaml").contains("a FIFO (named pipe) is not a regular file"));
     assert!(pc001(f, "V1__pipe.sql").contains("FIFO"));
@@ -320,7 +335,7 @@ fn special_files_are_reported_by_kind_and_never_opened() {
     // for reading would wait for a writer that never comes, and reading
     // `/dev/zero` would never end.
     for name in ["pipe.yaml", "zero.md", "null.yaml", "sock.yaml"] {
-        let explicit = check_within(&[&d.join(name)], 30);
+        let explicit = check_within_following(&[&d.join(name)], 30, true);
         let msg = pc001(&explicit.findings, name);
         assert!(
             msg.contains("is not a regular file; skipped"),
@@ -363,7 +378,7 @@ fn a_read_error_on_a_regular_file_is_reported() {
     let d = tmp.path();
     write(d, "platcheck.yaml", "version: 1\n");
     std::os::unix::fs::symlink("/proc/self/mem", d.join("mem.yaml")).unwrap();
-    let outcome = check_within(&[d], 30);
+    let outcome = check_within_following(&[d], 30, true);
     let msg = pc001(&outcome.findings, "mem.yaml");
     assert!(msg.contains("Input/output error"), "{msg}");
 }

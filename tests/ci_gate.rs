@@ -142,6 +142,8 @@ fn github_annotations_are_capped_per_level_and_escaped() {
     {
         config.push_str(&format!("  {rule}: off\n"));
     }
+    // Unknown keys are errors by default; as warnings they fill a second level.
+    config.push_str("  PC003: warning\n");
     std::fs::write(tmp.path().join("platcheck.yaml"), config).unwrap();
     // 12 unknown keys (warnings) and 11 bad enums (errors).
     let mut spec = String::from(
@@ -181,14 +183,17 @@ fn github_annotations_are_capped_per_level_and_escaped() {
         .rposition(|l| l.starts_with("::error "))
         .unwrap();
     assert!(last_error < first_warning, "errors first");
+    // The overflow notes count against the cap of their own level: 9
+    // findings and one note per level, so GitHub drops nothing.
     assert!(
-        text.contains("::notice title=platcheck::1 more error finding is not annotated"),
+        text.contains("::error title=platcheck::2 more error findings are not annotated"),
         "{text}"
     );
     assert!(
-        text.contains("::notice title=platcheck::2 more warning findings are not annotated"),
+        text.contains("::warning title=platcheck::3 more warning findings are not annotated"),
         "{text}"
     );
+    assert!(!text.contains("::notice"), "{text}");
     let line = text
         .lines()
         .find(|l| l.contains("bad%2Cvalue") || l.contains("bad,value"))

@@ -49,6 +49,7 @@ pub(super) fn baseline_write(
             path: target,
             text: crate::baseline::to_json(&b),
             append: false,
+            replace: crate::read::write::Replace::Baseline,
         }],
     ))
 }

@@ -94,6 +94,9 @@ pub struct CheckArgs {
     /// Compare payload schemas (EV053) with this git revision (branch, tag or commit).
     #[arg(long, value_name = "GIT-REF")]
     pub base: Option<String>,
+    /// Read files through symlinks (and config paths) that resolve outside the repository.
+    #[arg(long)]
+    pub follow_external_links: bool,
     /// Also probe the running systems the contracts name (the PR rules), and
     /// judge migrations by the observed table sizes (see `platcheck probe`).
     #[arg(long)]
@@ -194,6 +197,8 @@ pub struct FileWrite {
     pub path: PathBuf,
     pub text: String,
     pub append: bool,
+    /// What the write may replace (never the config, never through a link).
+    pub replace: crate::read::write::Replace,
 }
 
 /// Errors that end the run with exit code 2.
@@ -308,6 +313,7 @@ pub(super) fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
         no_inline_suppressions: args.no_inline_suppressions,
         changed_since: args.changed_since.clone(),
         base: args.base.clone(),
+        follow_external_links: args.follow_external_links,
         probe: None,
     }
 }
@@ -362,7 +368,7 @@ pub(crate) fn check_outcome(
     g: &Global,
     args: &CheckArgs,
     cwd: &Path,
-    outcome: Outcome,
+    mut outcome: Outcome,
 ) -> Result<Output, CliError> {
     let (primary, extra) = output_targets(args, cwd)?;
     let style = human::Style {
@@ -375,10 +381,14 @@ pub(crate) fn check_outcome(
         ..style
     };
     let mut files = Vec::new();
-    // The launch report also says which revision it describes (git).
-    let render = |f: Format, style: human::Style| match f {
-        Format::Markdown | Format::Html => report::render_from_check(f, &outcome, &args.paths, cwd),
-        _ => output::render(f, &outcome, style),
+    // The launch report also says which revision it describes (git). A
+    // printer that panics turns the findings it fails on into PC000.
+    let mut render = |f: Format, style: human::Style| {
+        let name = format!("{f:?}").to_ascii_lowercase();
+        output::isolate::render_isolated(&mut outcome, &name, |o| match f {
+            Format::Markdown | Format::Html => report::render_from_check(f, o, &args.paths, cwd),
+            _ => output::render(f, o, style),
+        })
     };
     let mut text = render(g.format, style);
     if let Some(path) = primary {
@@ -386,6 +396,7 @@ pub(crate) fn check_outcome(
             path,
             text: render(g.format, plain),
             append: false,
+            replace: crate::read::write::Replace::Output,
         });
         text = String::new();
     }
@@ -394,8 +405,10 @@ pub(crate) fn check_outcome(
             path,
             text: render(f, plain),
             append: false,
+            replace: crate::read::write::Replace::Output,
         });
     }
+    refuse_inputs(&files, &outcome)?;
     if g.format == Format::Github
         && let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty())
     {
@@ -403,6 +416,7 @@ pub(crate) fn check_outcome(
             path: PathBuf::from(summary),
             text: output::github::step_summary(&outcome),
             append: true,
+            replace: crate::read::write::Replace::Output,
         });
     }
     Ok(Output::Check {
@@ -410,6 +424,26 @@ pub(crate) fn check_outcome(
         outcome: Box::new(outcome),
         files,
     })
+}
+
+/// `--output` never replaces a file the run read: with a file named like an
+/// option (`--output=gcc=migrations/v1.sql`) that would destroy an input.
+fn refuse_inputs(files: &[FileWrite], outcome: &Outcome) -> Result<(), CliError> {
+    let canon = |p: &Path| std::fs::canonicalize(p).ok();
+    let inputs: std::collections::BTreeSet<PathBuf> = outcome
+        .files
+        .iter()
+        .filter_map(|f| canon(&f.path))
+        .collect();
+    for f in files {
+        if canon(&f.path).is_some_and(|p| inputs.contains(&p)) {
+            return Err(CliError(format!(
+                "refusing to write {}: it is one of the files this run checked",
+                f.path.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn use_color(c: ColorArg) -> bool {

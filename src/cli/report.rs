@@ -91,6 +91,7 @@ pub fn run(
                     path,
                     text,
                     append: false,
+                    replace: crate::read::write::Replace::Output,
                 }],
             )
         }

@@ -109,8 +109,11 @@ pub fn run(format: Format, args: &VerifyArgs, cwd: &Path) -> Result<GateRun, Str
     signals::settle_if_interrupted();
     if let Some(save) = &args.save {
         let path = cwd.join(save);
-        std::fs::write(&path, render::json(&run))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        crate::read::write::write_file(
+            &path,
+            &render::json(&run),
+            crate::read::write::Replace::Output,
+        )?;
     }
     let text = match format {
         Format::Json => render::json(&run),

@@ -91,7 +91,7 @@ pub fn prepare(
             continue;
         }
         let display = crate::source::display_path(&t.abs, cwd);
-        match read(&t.abs, settings.max_file_size) {
+        match crate::read::read_text(&t.abs, settings.max_file_size, &settings.scope) {
             Ok(text) => {
                 ws.add_file(SourceFile::new(display, &t.abs, &text), None);
             }
@@ -102,14 +102,4 @@ pub fn prepare(
         }
     }
     Ok(())
-}
-
-fn read(path: &Path, max: u64) -> Result<String, String> {
-    let bytes = crate::read::read_input(path, max)?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "not valid UTF-8 (first invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        )
-    })
 }

@@ -31,6 +31,18 @@ impl Loaded {
         }
     }
 
+    /// YAML named on the command line that holds no contract: it gets a
+    /// PC017 line instead of vanishing from the result.
+    fn not_ours(cand: &Candidate) -> Loaded {
+        let mut l = Loaded::failed(
+            cand,
+            RuleId::PC017,
+            "no document in it is a platcheck contract (no `apiVersion: platcheck/v1`, no `kind: Cluster` or `kind: EventBoundary`)".into(),
+        );
+        l.checked = false;
+        l
+    }
+
     fn failed(cand: &Candidate, rule: RuleId, detail: String) -> Loaded {
         Loaded {
             source: Some(SourceFile::new(&cand.display, &cand.path, "")),
@@ -76,25 +88,12 @@ fn inject_panic(cand: &Candidate) {
 pub(super) fn load_candidate(cand: &Candidate, settings: &Settings) -> Loaded {
     inject_panic(cand);
     let fail = |detail: String| Loaded::failed(cand, RuleId::PC001, detail);
-    let bytes = match crate::read::read_input(&cand.path, settings.max_file_size) {
-        Ok(b) => b,
-        Err(detail) => return fail(detail),
-    };
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => {
-            if cand.class == FileClass::Yaml
-                && !load::looks_like_contract(&String::from_utf8_lossy(e.as_bytes()))
-            {
-                return Loaded::skipped(cand.class);
-            }
-            let at = e.utf8_error().valid_up_to();
-            return fail(format!(
-                "not valid UTF-8 (first invalid byte at offset {at})"
-            ));
-        }
-    };
-    load_text(cand, &text)
+    // Undecodable YAML is reported too, contract or not: a contract saved
+    // as UTF-16 without a BOM must not pass as "not ours".
+    match crate::read::read_text(&cand.path, settings.max_file_size, &settings.scope) {
+        Ok(text) => load_text(cand, &text),
+        Err(detail) => fail(detail),
+    }
 }
 
 /// Parses one decoded file.
@@ -111,6 +110,7 @@ pub(super) fn load_text(cand: &Candidate, text: &str) -> Loaded {
                     reports: local.reports,
                     checked: true,
                 },
+                None if cand.named => Loaded::not_ours(cand),
                 None => Loaded::skipped(cand.class),
             }
         }

@@ -14,6 +14,7 @@ use crate::workspace::Workspace;
 use rayon::prelude::*;
 
 mod inspect;
+mod isolate;
 mod loading;
 pub use inspect::inspect;
 use loading::{Loaded, isolated, load_candidate, load_text, panic_text};
@@ -66,7 +67,8 @@ pub fn run_overlay(
     } else {
         paths.to_vec()
     };
-    let settings = Settings::load(&search_start(&paths, cwd), cwd, overrides)?;
+    let mut settings = Settings::load(&search_start(&paths, cwd), cwd, overrides)?;
+    settings.admit_named(&paths, cwd);
     let found = discover::discover(&paths, cwd, &settings).map_err(RunError::Usage)?;
     // Files are read and parsed in parallel; merging in discovery order keeps
     // the output independent of scheduling.
@@ -83,7 +85,7 @@ pub fn run_overlay(
             }
         })
         .collect();
-    analyze(settings, cwd, &found.problems, loaded)
+    analyze(settings, cwd, &found, loaded)
 }
 
 /// Checks in-memory files (display path, class, text) as if they had been
@@ -100,17 +102,18 @@ pub fn run_sources(
                 path: PathBuf::from(&display),
                 display,
                 class,
+                named: false,
             };
             isolated(&cand, || load_text(&cand, &text))
         })
         .collect();
-    analyze(settings, cwd, &[], loaded)
+    analyze(settings, cwd, &discover::Discovered::default(), loaded)
 }
 
 fn analyze(
     mut settings: Settings,
     cwd: &Path,
-    problems: &[discover::WalkProblem],
+    found: &discover::Discovered,
     loaded: Vec<Loaded>,
 ) -> Result<Outcome, RunError> {
     let mut ws = Workspace::default();
@@ -120,16 +123,24 @@ fn analyze(
         ws.add_file(cfg, None);
         sink.reports.append(&mut settings.problems);
     }
-    for problem in problems {
-        let file = ws.add_file(
-            SourceFile::new(&problem.display, &problem.display, ""),
-            None,
-        );
-        sink.push(Report::new(RuleId::PC001, file, Span::empty(0)).var("detail", &problem.reason));
+    let unmatched = discover::unmatched_include_reports(found, &settings, &sink.reports);
+    sink.reports.extend(unmatched);
+    let listed = [
+        (RuleId::PC001, &found.problems),
+        (RuleId::PC017, &found.unchecked),
+    ];
+    for (rule, problems) in listed {
+        for problem in problems {
+            let file = ws.add_file(
+                SourceFile::new(&problem.display, &problem.display, ""),
+                None,
+            );
+            sink.push(Report::new(rule, file, Span::empty(0)).var("detail", &problem.reason));
+        }
     }
     let checked = add_loaded(&mut ws, &mut sink, loaded);
     duplicate_names(&ws, &mut sink);
-    crate::compat::prepare(&mut ws, &settings, cwd, &mut sink).map_err(|e| RunError::Usage(e.0))?;
+    isolate::prepare(&mut ws, &settings, cwd, &mut sink)?;
 
     // The analyses the rules share live for this run only.
     let analyses = Analyses::default();
@@ -151,19 +162,21 @@ fn analyze(
         })
         .map(|(id, check)| {
             let mut local = Sink::default();
-            let result =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&ctx, &mut local)));
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                isolate::inject_rule_panic(id);
+                check(&ctx, &mut local)
+            }));
             match result {
                 Ok(()) => local,
                 // One broken rule must not take the run down: report it and go on.
+                // With no file to point at, it still reaches the output: the
+                // run gets a file of its own below.
                 Err(payload) => {
                     let mut failed = Sink::default();
-                    if !ws.files.is_empty() {
-                        failed.push(Report::new(RuleId::PC000, 0, Span::empty(0)).var(
-                            "detail",
-                            format!("rule {id} failed: {}", panic_text(&payload)),
-                        ));
-                    }
+                    failed.push(Report::new(RuleId::PC000, 0, Span::empty(0)).var(
+                        "detail",
+                        format!("rule {id} failed: {}", panic_text(&payload)),
+                    ));
                     failed
                 }
             }
@@ -173,15 +186,20 @@ fn analyze(
         sink.reports.append(&mut local.reports);
         sink.notes.append(&mut local.notes);
     }
-
     for r in &mut sink.reports {
         r.fix = crate::fix::compute(&ctx, r);
+    }
+    // With no file to point at, a rule's finding still reaches the output:
+    // the run gets a file of its own (after the rules, which borrow `ws`).
+    if ws.files.is_empty() && !sink.reports.is_empty() {
+        isolate::run_file(&mut ws);
     }
     let mut notes = std::mem::take(&mut sink.notes);
     notes.dedup();
     let (mut findings, mut waived, suppressions) = finish(&ws, &settings, sink.reports);
     if let Some(path) = settings.baseline.clone() {
-        let (baseline, text) = crate::baseline::read(&path).map_err(RunError::Usage)?;
+        let (baseline, text) =
+            crate::baseline::read(&path, &settings.scope).map_err(RunError::Usage)?;
         let display = crate::source::display_path(&path, cwd);
         let (hidden, stale) = crate::baseline::apply(
             &mut findings,

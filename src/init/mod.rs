@@ -19,10 +19,11 @@ const FILES: &[(&str, &str)] = &[
 ];
 
 pub fn scaffold(dir: &Path) -> Result<String, String> {
+    // `symlink_metadata`: a dangling link exists too, and is never written through.
     let existing: Vec<&str> = FILES
         .iter()
         .map(|(p, _)| *p)
-        .filter(|p| dir.join(p).exists())
+        .filter(|p| std::fs::symlink_metadata(dir.join(p)).is_ok())
         .collect();
     if !existing.is_empty() {
         return Err(format!(
@@ -35,6 +36,7 @@ pub fn scaffold(dir: &Path) -> Result<String, String> {
     for (path, text) in FILES {
         let target = dir.join(path);
         if let Some(parent) = target.parent() {
+            refuse_linked_dirs(dir, parent)?;
             std::fs::create_dir_all(parent)
                 .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         }
@@ -44,10 +46,29 @@ pub fn scaffold(dir: &Path) -> Result<String, String> {
             "@SCHEMAS@",
             &format!("{}/schemas", crate::catalog::DOCS_BASE),
         );
-        std::fs::write(&target, text)
-            .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        crate::read::write::write_file(&target, &text, crate::read::write::Replace::Nothing)?;
         out.push_str(&format!("created {path}\n"));
     }
     out.push_str("next: edit the contracts, then run `platcheck check`\n");
     Ok(out)
+}
+
+/// A directory `init` would write into that is a symlink (`contracts` → a
+/// directory elsewhere) is refused: init writes inside the target only.
+fn refuse_linked_dirs(base: &Path, parent: &Path) -> Result<(), String> {
+    let Ok(rel) = parent.strip_prefix(base) else {
+        return Ok(());
+    };
+    let mut at = base.to_path_buf();
+    for c in rel.components() {
+        at.push(c);
+        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!(
+                "refusing to write into {}: it is a symlink (init writes only inside {})",
+                at.display(),
+                base.display()
+            ));
+        }
+    }
+    Ok(())
 }

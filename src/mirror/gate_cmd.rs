@@ -43,7 +43,7 @@ pub fn run(files: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<GateR
             p.parent().map_or(cwd.to_path_buf(), Path::to_path_buf)
         }
     });
-    let settings = Settings::load(&start, cwd, overrides).map_err(|e| e.0)?;
+    let mut settings = Settings::load(&start, cwd, overrides).map_err(|e| e.0)?;
     let (gates, _) = config::read(settings.config_root.as_ref());
     let default = Gate::from_document();
     let explicit = files.iter().any(|p| !abs(p).is_dir());
@@ -52,6 +52,7 @@ pub fn run(files: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<GateR
     } else {
         files.to_vec()
     };
+    settings.admit_named(&roots, cwd);
     let found = discover::discover(&roots, cwd, &settings)?;
     let mut run = GateRun::default();
     for p in &found.problems {
@@ -63,15 +64,9 @@ pub fn run(files: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<GateR
         .iter()
         .filter(|c| c.class == FileClass::Markdown)
     {
-        let text = match crate::read::read_input(&cand.path, settings.max_file_size)
-            .map(String::from_utf8)
+        let text = match crate::read::read_text(&cand.path, settings.max_file_size, &settings.scope)
         {
-            Ok(Ok(t)) => t,
-            Ok(Err(_)) => {
-                run.errors
-                    .push(format!("{}: not valid UTF-8", cand.display));
-                continue;
-            }
+            Ok(t) => t,
             Err(e) => {
                 run.errors.push(format!("{}: {e}", cand.display));
                 continue;

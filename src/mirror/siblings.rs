@@ -97,7 +97,12 @@ pub struct Outcome {
 }
 
 /// Finds every sibling pair and compares it.
-pub fn analyze(gated: &[Gated], files: &[crate::source::SourceFile], cwd_root: &Path) -> Outcome {
+pub fn analyze(
+    gated: &[Gated],
+    files: &[crate::source::SourceFile],
+    cwd_root: &Path,
+    scope: &crate::read::Scope,
+) -> Outcome {
     let mut out = Outcome {
         drift: Vec::new(),
         missing: Vec::new(),
@@ -107,7 +112,10 @@ pub fn analyze(gated: &[Gated], files: &[crate::source::SourceFile], cwd_root: &
     let mut seen: BTreeSet<(usize, usize)> = BTreeSet::new();
     let mut pairs: Vec<(usize, Other)> = Vec::new();
     for (i, g) in gated.iter().enumerate() {
-        if matches!(g.gate.siblings, Siblings::Any | Siblings::Header)
+        // Under `same-file-name` the header pairs nothing, but a file it
+        // names that exists nowhere is still a broken promise (MR005).
+        let pair_by_header = matches!(g.gate.siblings, Siblings::Any | Siblings::Header);
+        if g.gate.siblings != Siblings::None
             && let Some(p) = g.doc.header_para("Sibling sync.")
         {
             for (named, at) in code_spans(&p.text) {
@@ -115,7 +123,7 @@ pub fn analyze(gated: &[Gated], files: &[crate::source::SourceFile], cwd_root: &
                     continue;
                 }
                 let offset = p.file_offset(at);
-                match locate(&files[g.file].path, &named) {
+                match locate(&files[g.file].path, &named, scope) {
                     None => out.missing.push(
                         Report::new(
                             RuleId::MR005,
@@ -125,17 +133,18 @@ pub fn analyze(gated: &[Gated], files: &[crate::source::SourceFile], cwd_root: &
                         .variant("missing_file")
                         .var("sibling", &named),
                     ),
+                    Some(_) if !pair_by_header => {}
                     Some(found) => {
                         let found = canon(&found);
                         if let Some(j) = paths.iter().position(|p| *p == found) {
                             if j != i && seen.insert((i.min(j), i.max(j))) {
                                 pairs.push((i.min(j), Other::Workspace(i.max(j))));
                             }
-                        } else if let Ok(text) =
-                            crate::read::read_input(&found, crate::settings::DEFAULT_MAX_FILE_SIZE)
-                                .map(String::from_utf8)
-                                .and_then(|t| t.map_err(|e| e.to_string()))
-                        {
+                        } else if let Ok(text) = crate::read::read_text(
+                            &found,
+                            crate::settings::DEFAULT_MAX_FILE_SIZE,
+                            scope,
+                        ) {
                             let display = crate::source::display_path(&found, cwd_root);
                             pairs.push((i, Other::External { display, text }));
                         }
@@ -173,9 +182,14 @@ pub fn analyze(gated: &[Gated], files: &[crate::source::SourceFile], cwd_root: &
 /// Resolves a path named in a Sibling sync header: relative to the
 /// document's folder or to any folder above it (headers name siblings from
 /// the root of the document collection).
-fn locate(doc_path: &Path, named: &str) -> Option<PathBuf> {
+/// The named sibling, searched from the document's directory upwards, but
+/// never above the repository: a file outside it is not ours to read.
+fn locate(doc_path: &Path, named: &str, scope: &crate::read::Scope) -> Option<PathBuf> {
     let dir = doc_path.parent()?;
-    dir.ancestors().map(|d| d.join(named)).find(|p| p.is_file())
+    dir.ancestors()
+        .take_while(|d| scope.lexically_inside(d))
+        .map(|d| d.join(named))
+        .find(|p| p.is_file() && scope.check(p).is_ok())
 }
 
 fn compare(

@@ -1,5 +1,6 @@
 //! `--format gcc`: `file:line:col: severity: [ID] message`, one line per
 //! finding, for editors and tools that read compiler output.
+use super::escape;
 use crate::finding::Severity;
 use crate::outcome::Outcome;
 use std::fmt::Write as _;
@@ -15,16 +16,12 @@ pub fn render(outcome: &Outcome) -> String {
         let _ = writeln!(
             out,
             "{}:{}:{}: {sev}: [{}] {}",
-            f.file,
+            escape::file_name(&f.file),
             f.line,
             f.column,
             f.rule,
-            one_line(&f.message)
+            escape::one_line(&f.message)
         );
     }
     out
-}
-
-fn one_line(s: &str) -> String {
-    s.replace(['\r', '\n'], " ")
 }

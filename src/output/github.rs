@@ -1,7 +1,10 @@
 //! `--format github`: workflow commands that GitHub turns into annotations,
-//! errors first. GitHub shows at most 10 annotations per level per step, so
-//! we print 10 per level and one notice saying where the rest are; the step
-//! summary (Markdown) lists counts by rule and the first 50 findings.
+//! errors first. GitHub shows at most 10 annotations per level per step and
+//! drops the rest silently, so a level with more findings gets 9 of them and
+//! a tenth annotation, at the same level, saying how many more there are and
+//! where; the step summary (Markdown) lists counts by rule and the first 50
+//! findings.
+use super::escape;
 use crate::finding::{Finding, Severity};
 use crate::outcome::Outcome;
 use std::collections::BTreeMap;
@@ -10,9 +13,11 @@ use std::fmt::Write as _;
 pub const PER_LEVEL: usize = 10;
 pub const SUMMARY_ROWS: usize = 50;
 
-/// Escaping of workflow-command data (the message).
+/// Escaping of workflow-command data (the message). Controls are made
+/// visible first: an ESC in a contract key must not reach the log.
 fn data(s: &str) -> String {
-    s.replace('%', "%25")
+    escape::controls(s)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
@@ -38,7 +43,12 @@ pub fn render(outcome: &Outcome) -> String {
             .iter()
             .filter(|f| f.severity == sev)
             .collect();
-        for f in of_level.iter().take(PER_LEVEL) {
+        let shown = if of_level.len() > PER_LEVEL {
+            PER_LEVEL - 1
+        } else {
+            of_level.len()
+        };
+        for f in of_level.iter().take(shown) {
             let mut msg = f.message.clone();
             if let Some(h) = &f.help {
                 msg.push_str("\nhelp: ");
@@ -57,13 +67,14 @@ pub fn render(outcome: &Outcome) -> String {
                 data(&msg)
             );
         }
-        if of_level.len() > PER_LEVEL {
+        let rest = of_level.len() - shown;
+        if rest > 0 {
             let _ = writeln!(
                 out,
-                "::notice title=platcheck::{} more {} {} not annotated (GitHub shows {PER_LEVEL} per level); see the step summary or the SARIF report",
-                of_level.len() - PER_LEVEL,
+                "::{} title=platcheck::{rest} more {} {} not annotated (GitHub shows {PER_LEVEL} per level); see the step summary or the SARIF report",
+                command(of_level[0]),
                 sev.as_str(),
-                if of_level.len() - PER_LEVEL == 1 {
+                if rest == 1 {
                     "finding is"
                 } else {
                     "findings are"
@@ -122,8 +133,8 @@ pub fn step_summary(outcome: &Outcome) -> String {
     for f in outcome.findings.iter().take(SUMMARY_ROWS) {
         let _ = writeln!(
             out,
-            "| `{}:{}:{}` | [{}]({}) | {} |",
-            f.file,
+            "| <code>{}:{}:{}</code> | [{}]({}) | {} |",
+            html(&f.file),
             f.line,
             f.column,
             f.rule,
@@ -134,6 +145,20 @@ pub fn step_summary(outcome: &Outcome) -> String {
     out
 }
 
+/// A table cell of the step summary: one line, no raw HTML, no `|`.
+/// Backticks stay: messages quote keys as code.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace(['\r', '\n'], " ")
+    html(s)
+}
+
+/// Text made inert for Markdown with HTML: entities for `&<>"'` and `|`,
+/// line breaks as spaces, controls escaped. A file name can hold any of them.
+fn html(s: &str) -> String {
+    escape::one_line(s)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+        .replace('|', "&#124;")
 }

@@ -1,6 +1,7 @@
 //! Human output through miette: the rule id as the code, a label at the
 //! span, the help, and a link to the rule doc. Without colour and at a fixed
 //! width it is deterministic, which the snapshots rely on.
+use super::escape;
 use crate::finding::{Finding, Severity};
 use crate::outcome::Outcome;
 use crate::source::SourceFile;
@@ -42,7 +43,7 @@ impl SourceCode for Src<'_> {
             src.text.len()
         };
         Ok(Box::new(MietteSpanContents::new_named(
-            src.display.clone(),
+            escape::file_name(&src.display).into_owned(),
             &src.text.as_bytes()[from..to],
             (from..to).into(),
             first - 1,
@@ -52,20 +53,29 @@ impl SourceCode for Src<'_> {
     }
 }
 
+/// Longest source line shown in a snippet, in bytes. miette pads to the
+/// column with a format width, which panics past 65,535; a line this long
+/// is unreadable in a terminal anyway, so the finding is printed without it.
+const MAX_SNIPPET_LINE: usize = 4096;
+
 struct Diag<'a> {
     f: &'a Finding,
     src: Src<'a>,
     url: String,
+    /// The message and help with control characters made visible.
+    message: String,
+    help: String,
+    snippet: bool,
 }
 
 impl fmt::Debug for Diag<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.f.message)
+        f.write_str(&self.message)
     }
 }
 impl fmt::Display for Diag<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.f.message)
+        f.write_str(&self.message)
     }
 }
 impl std::error::Error for Diag<'_> {}
@@ -86,21 +96,22 @@ impl Diagnostic for Diag<'_> {
         })
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        let help = self.f.help.as_deref().unwrap_or("");
+        let help = self.help.as_str();
         let sep = if help.is_empty() { "" } else { "\n" };
         Some(Box::new(format!("{help}{sep}docs: {}", self.url)))
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        (!self.src.0.text.is_empty()).then_some(&self.src as &dyn SourceCode)
+        self.snippet.then_some(&self.src as &dyn SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        if self.src.0.text.is_empty() {
+        if !self.snippet {
             return None;
         }
         let label = match &self.f.pointer {
             Some(p) if !p.is_empty() => format!("{} {}", self.f.severity.as_str(), p),
             _ => self.f.severity.as_str().to_string(),
         };
+        let label = escape::controls(&label).into_owned();
         Some(Box::new(std::iter::once(LabeledSpan::new(
             Some(label),
             self.f.start,
@@ -138,12 +149,20 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
         .map(|f| (f.display.as_str(), f))
         .collect();
     let empty = SourceFile::new("", "", "");
+    // Sources with control characters, made printable once per file.
+    let mut shown: std::collections::HashMap<&str, SourceFile> = std::collections::HashMap::new();
     for f in &outcome.findings {
-        let src = files.get(f.file.as_str()).copied().unwrap_or(&empty);
+        let raw = files.get(f.file.as_str()).copied().unwrap_or(&empty);
+        let src: &SourceFile = match escape::controls_in_place(&raw.text) {
+            std::borrow::Cow::Borrowed(_) => raw,
+            std::borrow::Cow::Owned(text) => shown
+                .entry(raw.display.as_str())
+                .or_insert_with(|| SourceFile::new(&raw.display, &raw.path, &text)),
+        };
         let _ = writeln!(
             out,
             "{}:{}:{}: {} [{}]",
-            f.file,
+            escape::file_name(&f.file),
             f.line,
             f.column,
             f.severity.as_str(),
@@ -153,6 +172,9 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
             f,
             src: Src(src),
             url: f.rule.url(),
+            message: escape::controls(&f.message).into_owned(),
+            help: escape::controls(f.help.as_deref().unwrap_or("")).into_owned(),
+            snippet: snippet_fits(src, f),
         };
         let _ = handler.render_report(&mut out, &diag);
         out.push('\n');
@@ -172,6 +194,17 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
         s.suppressed
     );
     out
+}
+
+/// Whether the finding's lines, with a line of context either side, are
+/// short enough to show (see `MAX_SNIPPET_LINE`).
+fn snippet_fits(src: &SourceFile, f: &Finding) -> bool {
+    if src.text.is_empty() {
+        return false;
+    }
+    let first = f.line.saturating_sub(1).max(1);
+    let last = (f.end_line.max(f.line) + 1).min(src.line_count());
+    (first..=last).all(|l| src.line_text(l).len() <= MAX_SNIPPET_LINE)
 }
 
 fn plural(n: usize) -> &'static str {

@@ -1,8 +1,10 @@
 //! Printers: each turns an `Outcome` into text. Nothing else prints.
+pub mod escape;
 pub mod gcc;
 pub mod github;
 pub mod gitlab;
 pub mod human;
+pub mod isolate;
 pub mod json;
 pub mod junit;
 pub mod sarif;

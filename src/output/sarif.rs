@@ -51,7 +51,7 @@ pub fn render(outcome: &Outcome) -> String {
                 "message": {"text": message},
                 "locations": [{
                     "physicalLocation": {
-                        "artifactLocation": {"uri": f.file, "uriBaseId": "%SRCROOT%"},
+                        "artifactLocation": {"uri": uri(&f.file), "uriBaseId": "%SRCROOT%"},
                         "region": {
                             "startLine": f.line.max(1),
                             "startColumn": f.column.max(1),
@@ -102,4 +102,32 @@ pub fn render(outcome: &Outcome) -> String {
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// A relative URI reference for a file path (RFC 3986): every byte but the
+/// unreserved characters and `/` percent-encoded, so spaces, `%`, `#`, `\\`
+/// and non-ASCII names survive the round trip through a SARIF viewer.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn uris_are_percent_encoded() {
+        assert_eq!(super::uri("docs/a b%#?.md"), "docs/a%20b%25%23%3F.md");
+        assert_eq!(super::uri("m/caf\u{e9}\\x.sql"), "m/caf%C3%A9%5Cx.sql");
+        assert_eq!(
+            super::uri("contracts/orders-db.yaml"),
+            "contracts/orders-db.yaml"
+        );
+    }
 }

@@ -26,6 +26,7 @@ pub fn entries() -> Vec<Entry> {
         RuleId::PC008,
         RuleId::PC010,
         RuleId::PC011,
+        RuleId::PC017,
     ]
     .into_iter()
     .map(|id| Entry {

@@ -12,15 +12,19 @@ use std::path::{Path, PathBuf};
 /// `product` is the server's (`postgresql`, `mysql`, `mariadb`).
 pub fn scripts(files: &[PathBuf], cwd: &Path, product: &str) -> Result<Vec<Script>, String> {
     let mut out = Vec::new();
+    // A named file is read through the scope, like every input.
+    let mut scope = crate::read::Scope::new(cwd, false);
+    scope.admit(files, cwd);
     for f in files {
         let abs = cwd.join(f);
         if abs.is_dir() {
             out.extend(super::history_scripts::up_scripts(&abs, f, product)?);
         } else {
-            let text = std::fs::read(&abs).map_err(|e| format!("{}: {e}", f.display()))?;
+            let text = crate::read::read_text(&abs, crate::settings::DEFAULT_MAX_FILE_SIZE, &scope)
+                .map_err(|e| format!("{}: {e}", f.display()))?;
             out.push(Script {
                 name: f.display().to_string(),
-                text: String::from_utf8_lossy(&text).into_owned(),
+                text,
             });
         }
     }
@@ -112,7 +116,11 @@ pub fn against_recording(recorded: &Run, scripts: &[Script]) -> Result<Run, Stri
 }
 
 pub fn read_recording(path: &Path) -> Result<Run, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Bounded like every input: a FIFO or `/dev/zero` named by `--observed`
+    // must neither hang nor exhaust memory.
+    let text = crate::read::read_input(path, crate::settings::DEFAULT_MAX_FILE_SIZE)
+        .and_then(crate::read::decode)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     serde_json::from_str(&text)
         .map_err(|e| format!("{}: not a verify recording: {e}", path.display()))
 }

@@ -4,6 +4,24 @@
 //! read files of their own (payload schemas, sibling documents) share it.
 use std::path::Path;
 
+/// The config's file name: never checked as an input, never written over.
+pub const CONFIG_NAME: &str = "platcheck.yaml";
+/// `max_file_size` unless the config says otherwise.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
+
+mod decode;
+mod scope;
+pub mod write;
+pub use decode::decode;
+pub use scope::Scope;
+
+/// Reads an input file as text: inside `scope`, within `max` bytes, decoded
+/// by [`decode`]. Every reader of a user's file goes through here.
+pub fn read_text(path: &Path, max: u64, scope: &Scope) -> Result<String, String> {
+    scope.check(path)?;
+    decode(read_input(path, max)?)
+}
+
 /// The reason an I/O error gives, worded for a finding.
 pub fn io_reason(e: &std::io::Error) -> String {
     // The walker wraps the OS error in one that repeats the path, which the

@@ -1,0 +1,115 @@
+//! Where inputs may come from: inside the repository (the config root and
+//! the directories named on the command line). A symlink, or a path in a
+//! config such as `spec.schema.path`, that resolves elsewhere is refused
+//! unless `--follow-external-links` says otherwise: a planted link to
+//! `/proc/self/environ` must not print the environment in a source snippet.
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    /// Canonical directories; empty means unrestricted (in-memory runs).
+    roots: Vec<PathBuf>,
+    pub follow_external: bool,
+}
+
+impl Scope {
+    pub fn new(root: &Path, follow_external: bool) -> Scope {
+        let mut s = Scope {
+            roots: Vec::new(),
+            follow_external,
+        };
+        s.add_root(root);
+        s
+    }
+
+    /// Adds a directory the user named: its own files are inside.
+    pub fn add_root(&mut self, dir: &Path) {
+        let canon = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        if !self.roots.iter().any(|r| canon.starts_with(r)) {
+            self.roots.retain(|r| !r.starts_with(&canon));
+            self.roots.push(canon);
+        }
+    }
+
+    /// A path named on the command line was asked for: its own tree is in
+    /// scope even when it lies outside the config root (links out of it are not).
+    pub fn admit(&mut self, paths: &[PathBuf], cwd: &Path) {
+        for p in paths {
+            let abs = crate::source::normalize(&cwd.join(p));
+            if !self.lexically_inside(&abs) {
+                let dir = if abs.is_dir() {
+                    abs.as_path()
+                } else {
+                    abs.parent().unwrap_or(&abs)
+                };
+                self.add_root(dir);
+            }
+        }
+    }
+
+    /// A glob (config `include`) that can only match outside the config
+    /// root: absolute, or climbing out with `..`.
+    pub fn pattern_leaves_root(pattern: &str) -> bool {
+        pattern.starts_with('/')
+            || pattern.starts_with('\\')
+            || pattern.as_bytes().get(1) == Some(&b':')
+            || pattern.split(['/', '\\']).any(|c| c == "..")
+    }
+
+    /// Whether `path` lies lexically under a root (before resolving links).
+    pub fn lexically_inside(&self, path: &Path) -> bool {
+        let norm = crate::source::normalize(path);
+        self.roots.is_empty()
+            || self.roots.iter().any(|r| norm.starts_with(r))
+            || self.roots.iter().any(|r| {
+                std::fs::canonicalize(path.parent().unwrap_or(path)).is_ok_and(|p| p.starts_with(r))
+            })
+    }
+
+    /// Refuses a path whose target lies outside every root. A path that
+    /// does not resolve (missing, dangling) is left to the read to report.
+    pub fn check(&self, path: &Path) -> Result<(), String> {
+        if self.roots.is_empty() || self.follow_external {
+            return Ok(());
+        }
+        let Ok(target) = std::fs::canonicalize(path) else {
+            return Ok(());
+        };
+        if self.roots.iter().any(|r| target.starts_with(r)) {
+            return Ok(());
+        }
+        Err(format!(
+            "resolves to {}, outside the repository ({}); not read (pass --follow-external-links to allow it)",
+            target.display(),
+            self.roots[0].display()
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Scope;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_out_of_the_root_is_refused_unless_allowed() {
+        let repo = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("secret.txt");
+        std::fs::write(&secret, "x").unwrap();
+        let link = repo.path().join("leak.sql");
+        std::os::unix::fs::symlink(&secret, &link).unwrap();
+        std::fs::write(repo.path().join("ok.sql"), "").unwrap();
+        let scope = Scope::new(repo.path(), false);
+        assert!(
+            scope
+                .check(&link)
+                .unwrap_err()
+                .contains("outside the repository")
+        );
+        assert!(scope.check(&repo.path().join("ok.sql")).is_ok());
+        assert!(scope.check(&secret).is_err());
+        assert!(Scope::new(repo.path(), true).check(&link).is_ok());
+        assert!(Scope::default().check(&link).is_ok());
+    }
+}
