@@ -57,7 +57,8 @@ pub(super) fn baseline_write(
 
 pub(super) fn suppressions(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
     let outcome = engine::run(&args.paths, cwd, &overrides(g, args, cwd))?;
-    let rows = crate::suppress::listing(&outcome.suppressions, &outcome.files);
+    let mut rows = crate::suppress::listing(&outcome.suppressions, &outcome.files);
+    rows.retain(|r| outcome.in_scope(&r.file));
     let text = match g.format {
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&rows).unwrap_or_default();

@@ -14,6 +14,7 @@ use crate::workspace::Workspace;
 use rayon::prelude::*;
 
 mod loading;
+mod scope;
 use loading::{Loaded, isolated, load_candidate, load_text, panic_text};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -53,7 +54,8 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         paths.to_vec()
     };
     let settings = Settings::load(&search_start(&paths, cwd), cwd, overrides)?;
-    let found = discover::discover(&paths, cwd, &settings).map_err(RunError::Usage)?;
+    let (walk, scope) = scope::plan(&paths, cwd, &settings);
+    let found = discover::discover(&walk, cwd, &settings).map_err(RunError::Usage)?;
     // Files are read and parsed in parallel; merging in discovery order keeps
     // the output independent of scheduling.
     let loaded: Vec<Loaded> = found
@@ -61,7 +63,11 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
         .par_iter()
         .map(|cand| isolated(cand, || load_candidate(cand, &settings)))
         .collect();
-    analyze(settings, cwd, &found.problems, loaded)
+    let mut outcome = analyze(settings, cwd, &found.problems, loaded)?;
+    if let Some(scope) = scope {
+        scope::restrict(&mut outcome, &scope, cwd);
+    }
+    Ok(outcome)
 }
 
 /// Checks in-memory files (display path, class, text) as if they had been
@@ -245,6 +251,7 @@ fn analyze(
         suppressions,
         notes,
         waived,
+        scope: None,
     })
 }
 
