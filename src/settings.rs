@@ -37,6 +37,9 @@ pub struct SqlSettings {
     pub dialect: String,
     pub version: String,
     pub large_table_rows: u128,
+    /// `sql.unknown_table_size: small`: undeclared tables count as small
+    /// (by default they count as large, and blocking statements are errors).
+    pub unknown_small: bool,
     pub assume_in_transaction: bool,
     /// `sql.layout`: how migration directories are laid out; `None` detects it.
     pub layout: Option<String>,
@@ -147,6 +150,7 @@ impl Settings {
                 dialect: "postgresql".into(),
                 version: "15".into(),
                 large_table_rows: 1_000_000,
+                unknown_small: false,
                 assume_in_transaction: false,
                 layout: None,
                 tool: None,
@@ -278,6 +282,9 @@ impl Settings {
                 && let Ok(r) = units::parse_rows(&r)
             {
                 self.sql.large_table_rows = r;
+            }
+            if let Some(u) = sql.get("unknown_table_size").and_then(Node::as_str) {
+                self.sql.unknown_small = u == "small";
             }
             if let Some(b) = sql.get("assume_in_transaction").and_then(Node::as_bool) {
                 self.sql.assume_in_transaction = b;
