@@ -126,6 +126,14 @@ pub enum Command {
     Init {
         /// Directory to scaffold into (default: the working directory).
         dir: Option<PathBuf>,
+        /// The migration tool (default: detected from the migration directories' shapes).
+        #[arg(long, value_parser = tool_names())]
+        tool: Option<String>,
+        /// Then check the directory and record every existing finding in
+        /// .platcheck-baseline.json, which the config names: the next run is
+        /// clean and only new work is judged.
+        #[arg(long)]
+        baseline: bool,
     },
 }
 
@@ -139,6 +147,10 @@ pub enum BaselineAction {
         #[arg(long = "path", value_name = "PATH")]
         paths: Vec<PathBuf>,
     },
+}
+
+fn tool_names() -> Vec<&'static str> {
+    crate::sql::history::tool_names()
 }
 
 fn parse_today(s: &str) -> Result<jiff::civil::Date, String> {
@@ -214,12 +226,54 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
         Some(Command::Verify(args)) => verify::run(g.format, &args, cwd)
             .map(Output::Gate)
             .map_err(CliError),
-        Some(Command::Init { dir }) => {
-            crate::init::scaffold(&dir.unwrap_or_else(|| cwd.to_path_buf()))
-                .map(text)
-                .map_err(CliError)
-        }
+        Some(Command::Init {
+            dir,
+            tool,
+            baseline,
+        }) => init(&g, dir, tool.as_deref(), baseline, cwd),
     }
+}
+
+fn init(
+    g: &Global,
+    dir: Option<PathBuf>,
+    tool: Option<&str>,
+    baseline: bool,
+    cwd: &Path,
+) -> Result<Output, CliError> {
+    let dir = match dir {
+        Some(d) if d.is_absolute() => d,
+        Some(d) => cwd.join(d),
+        None => cwd.to_path_buf(),
+    };
+    let opts = crate::init::Options {
+        today: g.today.unwrap_or_else(crate::settings::system_today),
+        tool: tool.and_then(crate::sql::history::Tool::parse),
+    };
+    let mut text = crate::init::scaffold(&dir, &opts).map_err(CliError)?;
+    if !baseline {
+        return Ok(Output::Text(text, Vec::new()));
+    }
+    let file = dir.join(".platcheck-baseline.json");
+    let Output::Text(msg, mut files) =
+        baseline_write(g, Some(file), std::slice::from_ref(&dir), cwd)?
+    else {
+        return Err(CliError(
+            "internal error: baseline write printed no text".into(),
+        ));
+    };
+    text.push_str(&msg);
+    // Written after the baseline exists: a config naming a missing baseline
+    // is an error.
+    files.push(FileWrite {
+        path: dir.join(crate::settings::CONFIG_NAME),
+        text: "baseline: .platcheck-baseline.json\n".into(),
+        append: true,
+    });
+    text.push_str(
+        "platcheck.yaml: baseline: .platcheck-baseline.json (the next run hides what it records)\n",
+    );
+    Ok(Output::Text(text, files))
 }
 
 pub(super) fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {

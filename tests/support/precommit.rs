@@ -2,6 +2,7 @@
 //! `.ci/integration.sh` installs it (pip, the pin of .ci/requirements.txt)
 //! into a venv under target/, and a platcheck wheel of this very build for
 //! the `language: python` hook (pip's find-links, no index).
+#![allow(dead_code)]
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
