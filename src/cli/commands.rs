@@ -125,6 +125,29 @@ pub(super) fn rule_doc(key: &str) -> Result<String, CliError> {
     Ok(out)
 }
 
+/// `platcheck rules --format json`: every rule with its catalogue fields.
+pub(super) fn rules_json() -> String {
+    let rows: Vec<serde_json::Value> = RuleId::ALL
+        .iter()
+        .map(|id| {
+            let m = id.meta();
+            serde_json::json!({
+                "id": id.as_str(),
+                "family": &id.as_str()[..2],
+                "name": m.name,
+                "severity": m.severity.as_str(),
+                "message": m.message,
+                "help": m.help,
+                "input": m.input,
+                "url": id.url(),
+            })
+        })
+        .collect();
+    let mut s = serde_json::to_string_pretty(&rows).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
 pub(super) fn rules_table() -> String {
     let mut out = String::new();
     let _ = writeln!(

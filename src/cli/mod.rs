@@ -10,6 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
+pub mod args;
 mod commands;
 pub mod report;
 pub mod report_facts;
@@ -21,16 +22,14 @@ use commands::{baseline_write, rule_doc, rules_table, suppressions};
     name = "platcheck",
     version,
     about = "Lint data-platform contracts, event boundaries, migrations and mirrored docs",
-    args_conflicts_with_subcommands = true
+    after_help = "Without a command, `platcheck [PATHS]...` is `platcheck check [PATHS]...`."
 )]
 pub struct Cli {
     #[command(flatten)]
     pub global: Global,
+    /// The command (default: `check`; see `args::prepare`).
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Paths to check when no subcommand is given (same as `check`).
-    #[command(flatten)]
-    pub check: CheckArgs,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -104,8 +103,12 @@ pub enum Command {
         /// Rule id (CL011) or name (rpo-zero-with-async-replication).
         id: String,
     },
-    /// List every rule: id, severity, name, message.
+    /// List every rule: id, severity, name, message (`--format json`: every field).
     Rules,
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions { shell: clap_complete::Shell },
+    /// Print the man page (roff) for `man -l -`.
+    Man,
     /// Print an embedded JSON Schema.
     Schema {
         #[arg(value_parser = ["cluster", "event-boundary", "config", "report"])]
@@ -196,10 +199,13 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     let g = cli.global;
     let text = |s: String| Output::Text(s, Vec::new());
     match cli.command {
-        None => check(&g, &cli.check, cwd),
+        None => check(&g, &CheckArgs::default(), cwd),
         Some(Command::Check(args)) => check(&g, &args, cwd),
         Some(Command::Rule { id }) => rule_doc(&id).map(text),
+        Some(Command::Rules) if g.format == Format::Json => Ok(text(commands::rules_json())),
         Some(Command::Rules) => Ok(text(rules_table())),
+        Some(Command::Completions { shell }) => Ok(text(args::completions(shell))),
+        Some(Command::Man) => args::man().map(text).map_err(CliError),
         Some(Command::Gate(args)) => crate::mirror::gate_cmd::run(
             &args.paths,
             cwd,
