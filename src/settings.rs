@@ -13,6 +13,9 @@ pub use jiff::civil::Date;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod selection;
+pub use selection::FileOverride;
+
 pub const CONFIG_NAME: &str = "platcheck.yaml";
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
 
@@ -30,6 +33,10 @@ pub struct Overrides {
     pub changed_since: Option<String>,
     /// `--base <git-ref>`: the revision EV053 compares payload schemas with.
     pub base: Option<String>,
+    /// `--select`: only these rules run (replaces the config's `select`).
+    pub select: Vec<String>,
+    /// `--ignore`: these rules do not run (added to the config's `ignore`).
+    pub ignore: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -70,6 +77,10 @@ pub struct Settings {
     pub sql: SqlSettings,
     /// Severity overrides; `None` turns a rule off.
     pub severities: BTreeMap<RuleId, Option<Severity>>,
+    /// Per-file severity overrides (`overrides:`), in config order.
+    pub file_overrides: Vec<FileOverride>,
+    /// The config's `select:` until `--select` (which replaces it) is known.
+    config_select: Option<Vec<RuleId>>,
     /// Problems in the config file (PC003, PC008), against file index 0.
     pub problems: Vec<Report>,
     /// `--base <git-ref>` (EV053); `None` leaves schema compatibility unchecked.
@@ -117,6 +128,7 @@ impl Settings {
         if let Some(b) = &ov.baseline {
             s.baseline = Some(b.clone());
         }
+        s.select_from_flags(ov)?;
         s.no_inline_suppressions = ov.no_inline_suppressions;
         s.changed_since = ov.changed_since.clone();
         s.base.clone_from(&ov.base);
@@ -128,6 +140,9 @@ impl Settings {
     pub fn from_source(src: SourceFile) -> Settings {
         let mut s = Settings::defaults(PathBuf::from("."));
         s.apply_file(&src);
+        if let Some(keep) = s.config_select.take() {
+            s.keep_only(&keep);
+        }
         s.config = Some(src);
         s
     }
@@ -157,6 +172,8 @@ impl Settings {
                 lint_down: true,
             },
             severities: BTreeMap::new(),
+            file_overrides: Vec::new(),
+            config_select: None,
             problems: Vec::new(),
             base: None,
         }
@@ -170,7 +187,7 @@ impl Settings {
         }
     }
 
-    fn problem(
+    pub(super) fn problem(
         &mut self,
         rule: RuleId,
         span: crate::source::Span,
@@ -300,32 +317,53 @@ impl Settings {
             }
         }
         if let Some(rules) = root.get("rules") {
+            let mut entries = Vec::new();
             for (key, value) in rules.entries() {
-                let Some(id) = RuleId::parse(&key.name) else {
-                    let names: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
-                    let hint = schema::suggest(&key.name, &names)
-                        .map(|s| format!("; did you mean `{s}`?"))
-                        .unwrap_or_else(|| "; `platcheck rules` lists them".into());
-                    let pointer = format!("/rules/{}", key.name);
-                    self.problem(
-                        RuleId::PC008,
-                        key.span,
-                        &pointer,
-                        format!("unknown rule `{}`{hint}", key.name),
-                    );
-                    continue;
-                };
-                match value.as_str() {
-                    Some("off") => {
-                        self.severities.insert(id, None);
-                    }
-                    Some(s) => {
-                        if let Some(sev) = Severity::parse(s) {
-                            self.severities.insert(id, Some(sev));
-                        }
-                    }
-                    None => {}
+                let pointer = format!("/rules/{}", key.name);
+                match self.selector(&key.name, key.span, &pointer) {
+                    Some((rank, ids)) => entries.push((rank, ids, value.as_str())),
+                    None => continue,
                 }
+            }
+            // `MG: warning` then `MG001: error`: the more specific wins.
+            entries.sort_by_key(|(rank, _, _)| *rank);
+            for (_, ids, value) in entries {
+                for id in ids {
+                    match value {
+                        Some("off") => self.turn_off(id),
+                        Some(s) => {
+                            if let Some(sev) = Severity::parse(s) {
+                                self.severities.insert(id, Some(sev));
+                            }
+                        }
+                        None => {}
+                    }
+                }
+            }
+        }
+        if let Some(sel) = root.get("select") {
+            let mut keep = Vec::new();
+            for (i, n) in sel.as_seq().iter().enumerate() {
+                if let Some(k) = n.as_str()
+                    && let Some((_, ids)) = self.selector(k, n.span, &format!("/select/{i}"))
+                {
+                    keep.extend(ids);
+                }
+            }
+            self.config_select = Some(keep);
+        }
+        if let Some(ign) = root.get("ignore") {
+            for (i, n) in ign.as_seq().iter().enumerate() {
+                if let Some(k) = n.as_str()
+                    && let Some((_, ids)) = self.selector(k, n.span, &format!("/ignore/{i}"))
+                {
+                    ids.into_iter().for_each(|r| self.turn_off(r));
+                }
+            }
+        }
+        if let Some(ovs) = root.get("overrides") {
+            for (i, o) in ovs.as_seq().iter().enumerate() {
+                self.file_override(o, i);
             }
         }
     }

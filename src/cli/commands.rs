@@ -1,7 +1,7 @@
 //! The commands that are not `check`: baseline write, the suppression
 //! listing, and the rule catalogue (`rule`, `rules`).
 use super::{CheckArgs, CliError, FileWrite, Global, Output, overrides};
-use crate::catalog::{self, RuleId};
+use crate::catalog::RuleId;
 use crate::engine;
 use crate::outcome::WaivedBy;
 use crate::output::Format;
@@ -96,13 +96,12 @@ pub(super) fn suppressions(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<O
 }
 
 pub(super) fn rule_doc(key: &str) -> Result<String, CliError> {
-    let id = catalog::lookup(key).ok_or_else(|| {
-        let names: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
-        let hint = crate::contracts::schema::suggest(&key.to_ascii_uppercase(), &names)
-            .map(|s| format!("; did you mean {s}?"))
-            .unwrap_or_else(|| "; `platcheck rules` lists them".into());
-        CliError(format!("unknown rule `{key}`{hint}"))
-    })?;
+    let (rank, ids) = crate::contracts::schema::select_rules(key).map_err(CliError)?;
+    // A family or prefix (`MG`, `MG03*`): the table of the rules it names.
+    if rank < 3 {
+        return Ok(rules_table_of(&ids));
+    }
+    let id = ids[0];
     let m = id.meta();
     let mut out = String::new();
     let _ = writeln!(out, "# {} {} ({})\n", id, m.name, m.severity.as_str());
@@ -149,13 +148,17 @@ pub(super) fn rules_json() -> String {
 }
 
 pub(super) fn rules_table() -> String {
+    rules_table_of(RuleId::ALL)
+}
+
+fn rules_table_of(ids: &[RuleId]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{:<6}  {:<8}  {:<40}  MESSAGE",
         "ID", "SEVERITY", "NAME"
     );
-    for id in RuleId::ALL {
+    for id in ids {
         let m = id.meta();
         let msg = m.message.lines().next().unwrap_or("");
         let _ = writeln!(

@@ -52,6 +52,12 @@ pub struct Global {
     /// Print findings only: no header line.
     #[arg(long, short, global = true)]
     pub quiet: bool,
+    /// Run only these rules (ids, names, families like MG, prefixes like MG03*; comma-separated or repeated). Replaces the config's `select`.
+    #[arg(long, global = true, value_delimiter = ',', value_name = "RULES")]
+    pub select: Vec<String>,
+    /// Do not run these rules (same forms as --select), besides the config's `ignore`.
+    #[arg(long, global = true, value_delimiter = ',', value_name = "RULES")]
+    pub ignore: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -303,6 +309,8 @@ pub(super) fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
         no_inline_suppressions: args.no_inline_suppressions,
         changed_since: args.changed_since.clone(),
         base: args.base.clone(),
+        select: g.select.clone(),
+        ignore: g.ignore.clone(),
     }
 }
 

@@ -306,7 +306,14 @@ fn finish(
         // Audits see everything; the suppressions stay listed, unmatched.
         let mut findings: Vec<Finding> = reports
             .into_iter()
-            .filter_map(|r| settings.severity(r.rule).map(|s| render(ws, r, s)))
+            .filter_map(|r| {
+                let (sev, configured) = settings.severity_at(r.rule, &ws.files[r.file].path);
+                let sev = match (sev, r.severity) {
+                    (Some(_), Some(own)) if !configured => Some(own),
+                    (s, _) => s,
+                };
+                sev.map(|s| render(ws, r, s))
+            })
             .collect();
         findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         findings.dedup();
@@ -315,12 +322,13 @@ fn finish(
     let mut findings = Vec::new();
     let mut waived = Vec::new();
     for r in reports {
-        let Some(mut severity) = settings.severity(r.rule) else {
+        let (severity, configured) = settings.severity_at(r.rule, &ws.files[r.file].path);
+        let Some(mut severity) = severity else {
             continue;
         };
         // A per-finding severity applies unless the config overrides the rule.
         if let Some(s) = r.severity
-            && !settings.severities.contains_key(&r.rule)
+            && !configured
         {
             severity = s;
         }
