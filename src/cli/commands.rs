@@ -40,10 +40,11 @@ pub(super) fn baseline_write(
         .findings
         .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let b = crate::baseline::build(&outcome.findings, &outcome.files, &outcome.root);
+    let n = b.entries.len();
     let msg = format!(
-        "wrote {} baseline entries to {}\n",
-        b.entries.len(),
-        target.display()
+        "wrote {n} baseline {} to {}\n",
+        if n == 1 { "entry" } else { "entries" },
+        crate::source::display_path(&target, cwd)
     );
     Ok(Output::Text(
         msg,

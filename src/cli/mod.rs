@@ -339,7 +339,7 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
     let outcome = engine::run(&args.paths, cwd, &overrides(g, args, cwd))?;
     let style = human::Style {
         color: use_color(g.color) && primary.is_none(),
-        width: 100,
+        width: if primary.is_some() { 0 } else { width() },
         quiet: g.quiet,
     };
     let plain = human::Style {
@@ -382,6 +382,24 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
         outcome: Box::new(outcome),
         files,
     })
+}
+
+/// Columns for human output: `COLUMNS`, else the terminal's width; output
+/// that goes to a pipe or a file is not wrapped (0).
+fn width() -> usize {
+    if let Some(n) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|n| *n > 0)
+    {
+        return n.max(40);
+    }
+    if std::io::stdout().is_terminal()
+        && let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size()
+    {
+        return usize::from(w).max(40);
+    }
+    0
 }
 
 fn use_color(c: ColorArg) -> bool {
