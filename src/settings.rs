@@ -85,6 +85,10 @@ pub struct Settings {
     pub problems: Vec<Report>,
     /// `--base <git-ref>` (EV053); `None` leaves schema compatibility unchecked.
     pub base: Option<String>,
+    /// Named paths inside a larger workspace (normalised, absolute): only
+    /// their findings are reported, so analyses may skip what cannot reach
+    /// them (a migration history with no named file). `None`: everything.
+    pub report_only: Option<Vec<PathBuf>>,
 }
 
 /// Errors that stop the run before any check (exit code 2).
@@ -176,6 +180,7 @@ impl Settings {
             config_select: None,
             problems: Vec::new(),
             base: None,
+            report_only: None,
         }
     }
 

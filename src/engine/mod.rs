@@ -53,8 +53,9 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
     } else {
         paths.to_vec()
     };
-    let settings = Settings::load(&search_start(&paths, cwd), cwd, overrides)?;
+    let mut settings = Settings::load(&search_start(&paths, cwd), cwd, overrides)?;
     let (walk, scope) = scope::plan(&paths, cwd, &settings);
+    settings.report_only.clone_from(&scope);
     let found = discover::discover(&walk, cwd, &settings).map_err(RunError::Usage)?;
     // Files are read and parsed in parallel; merging in discovery order keeps
     // the output independent of scheduling.

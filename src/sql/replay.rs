@@ -16,6 +16,13 @@ pub fn analyze(ws: &Workspace, settings: &Settings) -> Analysis {
     // Groups of one history are adjacent (a Cluster's directories).
     let histories = hist.groups.chunk_by(|a, b| a.history == b.history);
     for groups in histories {
+        // A history without a named file can only yield findings that a
+        // run limited to named files drops: it is not replayed.
+        if let Some(named) = &settings.report_only
+            && !groups.iter().any(|g| touches(ws, g, named))
+        {
+            continue;
+        }
         let mut model = Model::default();
         // The dumps only seed the model, before any step: never linted.
         for u in groups.iter().flat_map(|g| &g.baseline) {
@@ -30,6 +37,18 @@ pub fn analyze(ws: &Workspace, settings: &Settings) -> Analysis {
         files,
         problems: hist.problems,
     }
+}
+
+fn touches(ws: &Workspace, g: &history::Group, named: &[std::path::PathBuf]) -> bool {
+    let units = g.baseline.iter().chain(
+        g.steps
+            .iter()
+            .flat_map(|s| std::iter::once(&s.up).chain(&s.downs)),
+    );
+    units.into_iter().any(|u| {
+        let p = crate::source::normalize(&ws.files[u.file].path);
+        named.iter().any(|n| p.starts_with(n))
+    })
 }
 
 /// One group's steps in order, each down judged after its own up step.
