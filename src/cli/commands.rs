@@ -6,6 +6,7 @@ use crate::engine;
 use crate::outcome::WaivedBy;
 use crate::output::Format;
 use std::fmt::Write as _;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 pub(super) fn baseline_write(
@@ -172,4 +173,78 @@ fn rules_table_of(ids: &[RuleId]) -> String {
         );
     }
     out
+}
+
+pub(super) fn init(
+    g: &Global,
+    dir: Option<PathBuf>,
+    tool: Option<&str>,
+    baseline: bool,
+    cwd: &Path,
+) -> Result<Output, CliError> {
+    let dir = match dir {
+        Some(d) if d.is_absolute() => d,
+        Some(d) => cwd.join(d),
+        None => cwd.to_path_buf(),
+    };
+    let mut opts = crate::init::Options {
+        today: g.today.unwrap_or_else(crate::settings::system_today),
+        tool: tool.and_then(crate::sql::history::Tool::parse),
+    };
+    // Migrations whose tool the shapes do not tell: ask, when someone can answer.
+    if opts.tool.is_none()
+        && crate::init::plan(&dir, &opts).tool.is_none()
+        && std::io::stdin().is_terminal()
+        && std::io::stderr().is_terminal()
+    {
+        opts.tool = ask_tool();
+    }
+    let mut text = crate::init::scaffold(&dir, &opts).map_err(CliError)?;
+    if !baseline {
+        return Ok(Output::Text(text, Vec::new()));
+    }
+    let file = dir.join(".platcheck-baseline.json");
+    let Output::Text(msg, mut files) =
+        baseline_write(g, Some(file), std::slice::from_ref(&dir), cwd)?
+    else {
+        return Err(CliError(
+            "internal error: baseline write printed no text".into(),
+        ));
+    };
+    text.push_str(&msg);
+    // Written after the baseline exists: a config naming a missing baseline
+    // is an error.
+    files.push(FileWrite {
+        path: dir.join(crate::settings::CONFIG_NAME),
+        text: "baseline: .platcheck-baseline.json\n".into(),
+        append: true,
+    });
+    text.push_str(
+        "platcheck.yaml: baseline: .platcheck-baseline.json (the next run hides what it records)\n",
+    );
+    Ok(Output::Text(text, files))
+}
+
+/// Asks on the terminal which migration tool runs the migrations (three
+/// tries, with a did-you-mean); `None` when no answer names one.
+fn ask_tool() -> Option<crate::sql::history::Tool> {
+    use std::io::Write as _;
+    let names = crate::sql::history::tool_names();
+    for _ in 0..3 {
+        eprint!("Which tool runs these migrations? ({}) ", names.join(", "));
+        let _ = std::io::stderr().flush();
+        let mut line = String::new();
+        if std::io::stdin().read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let answer = line.trim();
+        if let Some(t) = crate::sql::history::Tool::parse(answer) {
+            return Some(t);
+        }
+        match crate::contracts::schema::suggest(answer, &names) {
+            Some(s) => eprintln!("`{answer}` is not one of them; did you mean `{s}`?"),
+            None => eprintln!("`{answer}` is not one of them"),
+        }
+    }
+    None
 }

@@ -15,7 +15,7 @@ mod commands;
 pub mod report;
 pub mod report_facts;
 pub mod verify;
-use commands::{baseline_write, rule_doc, rules_table, suppressions};
+use commands::{baseline_write, init, rule_doc, rules_table, suppressions};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -244,48 +244,6 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
             baseline,
         }) => init(&g, dir, tool.as_deref(), baseline, cwd),
     }
-}
-
-fn init(
-    g: &Global,
-    dir: Option<PathBuf>,
-    tool: Option<&str>,
-    baseline: bool,
-    cwd: &Path,
-) -> Result<Output, CliError> {
-    let dir = match dir {
-        Some(d) if d.is_absolute() => d,
-        Some(d) => cwd.join(d),
-        None => cwd.to_path_buf(),
-    };
-    let opts = crate::init::Options {
-        today: g.today.unwrap_or_else(crate::settings::system_today),
-        tool: tool.and_then(crate::sql::history::Tool::parse),
-    };
-    let mut text = crate::init::scaffold(&dir, &opts).map_err(CliError)?;
-    if !baseline {
-        return Ok(Output::Text(text, Vec::new()));
-    }
-    let file = dir.join(".platcheck-baseline.json");
-    let Output::Text(msg, mut files) =
-        baseline_write(g, Some(file), std::slice::from_ref(&dir), cwd)?
-    else {
-        return Err(CliError(
-            "internal error: baseline write printed no text".into(),
-        ));
-    };
-    text.push_str(&msg);
-    // Written after the baseline exists: a config naming a missing baseline
-    // is an error.
-    files.push(FileWrite {
-        path: dir.join(crate::settings::CONFIG_NAME),
-        text: "baseline: .platcheck-baseline.json\n".into(),
-        append: true,
-    });
-    text.push_str(
-        "platcheck.yaml: baseline: .platcheck-baseline.json (the next run hides what it records)\n",
-    );
-    Ok(Output::Text(text, files))
 }
 
 pub(super) fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
