@@ -157,7 +157,7 @@ pub fn lookup(key: &str) -> Option<RuleId> {
 /// `ignore:`/`overrides:`, `--select`/`--ignore`, suppressions and
 /// `platcheck rule` accept it (like ruff and buf): an id (`MG001`), a rule
 /// name (`create-index-without-concurrently`), a family (`MG`), an id
-/// prefix (`MG03`, `MG03*`) or `ALL`. With how specific it is (0 ALL,
+/// prefix with its star (`MG03*`) or `ALL`. With how specific it is (0 ALL,
 /// 1 family, 2 prefix, 3 one rule): a more specific entry wins.
 pub fn select(key: &str) -> Option<(u8, Vec<RuleId>)> {
     if let Some(id) = lookup(key) {
@@ -167,7 +167,13 @@ pub fn select(key: &str) -> Option<(u8, Vec<RuleId>)> {
     if upper == "ALL" || upper == "*" {
         return Some((0, RuleId::ALL.to_vec()));
     }
-    let prefix = upper.strip_suffix('*').unwrap_or(&upper);
+    // A prefix longer than the family needs its `*`: a bare `CL12` is more
+    // likely a typo of CL012 than a wish for CL120 and CL121.
+    let prefix = match upper.strip_suffix('*') {
+        Some(p) => p,
+        None if upper.len() == 2 => &upper,
+        None => return None,
+    };
     let shaped = prefix.len() >= 2
         && prefix.len() < 5
         && prefix[..2].chars().all(|c| c.is_ascii_uppercase())

@@ -84,7 +84,7 @@ fn families_prefixes_and_names_set_severities() {
 fn select_and_ignore_in_the_config_and_on_the_command_line() {
     let found = run("select: [MG001]\n");
     assert_eq!(rules(&found), BTreeSet::from(["MG001"]), "{found:?}");
-    let found = run("ignore: [MG0]\n");
+    let found = run("ignore: [MG0*]\n");
     assert!(
         !rules(&found).iter().any(|r| r.starts_with("MG0")),
         "{found:?}"

@@ -138,6 +138,24 @@ impl Duration {
             .ok()
     }
 
+    /// `self + other`, written as its canonical text (`4d`, `1mo2d`).
+    pub fn plus(&self, other: &Duration) -> Duration {
+        let months = self.months.saturating_add(other.months);
+        let millis = self.millis.saturating_add(other.millis);
+        let text = canonical(months, millis);
+        Duration {
+            months,
+            millis,
+            text: Text::new(&text),
+        }
+    }
+
+    /// The canonical text: months, then the largest exact unit that divides
+    /// the rest (`36h` stays `36h`, `48h` is `2d`).
+    pub fn exact_text(&self) -> String {
+        canonical(self.months, self.millis)
+    }
+
     /// The text as the user wrote it.
     pub fn as_written(&self) -> &str {
         self.text.as_str()
@@ -148,6 +166,24 @@ impl fmt::Display for Duration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_written())
     }
+}
+
+fn canonical(months: i64, millis: i64) -> String {
+    let mut out = String::new();
+    if months != 0 {
+        out = format!("{months}mo");
+    }
+    if millis != 0 || months == 0 {
+        let units = [(DAY, "d"), (HOUR, "h"), (MINUTE, "m"), (SECOND, "s")];
+        let (n, unit) = units
+            .iter()
+            .find(|(u, _)| millis % u == 0)
+            .map_or((millis, "ms"), |(u, name)| (millis / u, *name));
+        if !(months != 0 && n == 0) {
+            out.push_str(&format!("{n}{unit}"));
+        }
+    }
+    out
 }
 
 fn expected_duration(text: &str) -> String {
@@ -241,6 +277,20 @@ pub fn thousands(n: i128) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn sums_are_written_in_their_largest_exact_unit() {
+        let d = |s| super::Duration::parse(s).unwrap();
+        assert_eq!(d("1d").plus(&d("3d")).to_string(), "4d");
+        assert_eq!(d("12h").plus(&d("1d")).to_string(), "36h");
+        assert_eq!(d("1mo").plus(&d("2d")).to_string(), "1mo2d");
+        assert_eq!(d("1mo").plus(&d("0")).to_string(), "1mo");
+        assert_eq!(d("90s").plus(&d("500ms")).to_string(), "90500ms");
+        assert_eq!(
+            d("1d").plus(&d("3d")).compare(&d("96h")),
+            Some(std::cmp::Ordering::Equal)
+        );
+    }
+
     use super::*;
 
     #[test]

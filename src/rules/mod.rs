@@ -7,6 +7,7 @@ pub mod ev;
 pub mod mg;
 pub mod mr;
 pub mod pc;
+pub mod policy;
 pub mod xr;
 
 /// Every rule's entry, in id order: each family lists its own.

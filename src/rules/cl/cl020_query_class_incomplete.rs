@@ -21,6 +21,20 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             ) {
                 sink.push(r.var("class", &name));
             }
+            // The reference's path is back to the primary; serving stale
+            // rows or failing is a choice the class must justify.
+            let fallback = format!("{base}/fallback");
+            if let Some(f) = str_at(c, &fallback)
+                && f != "primary"
+                && str_at(c, &format!("{base}/fallback_reason")).is_none_or(|r| r.trim().is_empty())
+            {
+                sink.push(
+                    c.report(RuleId::CL020, &fallback)
+                        .variant("unjustified")
+                        .var("class", &name)
+                        .var("fallback", f),
+                );
+            }
         }
     }
 }

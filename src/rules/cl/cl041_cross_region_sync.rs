@@ -4,9 +4,17 @@ use super::common::{str_at, strings};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
+use crate::rules::policy;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
+    let exempt_consensus = policy::switch(ctx, "cross_region_consensus", "allow") == "allow";
     for c in ctx.ws.clusters() {
+        // A consensus group spread over regions pays the round trip on
+        // purpose: the quorum is what survives a region (the anti-pattern is
+        // sync replication bolted on to hide application bugs).
+        if exempt_consensus && str_at(c, "/spec/ha/topology") == Some("consensus") {
+            continue;
+        }
         if str_at(c, "/spec/cross_region/mode") == Some("sync") {
             let regions = strings(c, "/spec/cross_region/regions");
             let regions = if regions.is_empty() {

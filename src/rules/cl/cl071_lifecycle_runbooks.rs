@@ -4,18 +4,35 @@
 //! Paths are resolved against the directory of the platcheck.yaml in use
 //! (the working directory when there is none), the same root the include
 //! globs use; `http(s)://` links point outside the repo and are not checked.
-use super::common::{missing, str_at, under};
+use super::common::{missing, node, str_at, under};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 const STEPS: [&str; 3] = ["scale_up", "scale_out", "decommission"];
 
+/// Checklist item 8's decommission sequence, in order.
+const DECOMMISSION: [&str; 4] = ["drain", "observe", "snapshot", "destroy"];
+
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     let required = under("/spec/lifecycle/runbooks", &STEPS);
     for c in ctx.ws.clusters() {
         for r in missing(c, RuleId::CL071, &required) {
             sink.push(r);
+        }
+        // A declared sequence must be the whole one, in order: destroying
+        // before the snapshot, or without watching for stray traffic after
+        // the drain, is how a cluster that looked idle takes data with it.
+        let at = "/spec/lifecycle/decommission_steps";
+        if let Some(list) = node(c, at) {
+            let steps: Vec<&str> = list.as_seq().iter().filter_map(|n| n.as_str()).collect();
+            if steps != DECOMMISSION {
+                sink.push(
+                    c.report(RuleId::CL071, at)
+                        .variant("decommission")
+                        .var("steps", format!("[{}]", steps.join(", "))),
+                );
+            }
         }
         for step in STEPS {
             let at = format!("/spec/lifecycle/runbooks/{step}");

@@ -6,6 +6,8 @@ use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
+const STORAGE_STEPS: [i64; 3] = [70, 80, 90];
+
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for c in ctx.ws.clusters() {
         for dim in DIMENSIONS {
@@ -31,8 +33,21 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 sink.push(report().variant("range").var("step", bad));
             } else if steps.windows(2).any(|w| w[0] >= w[1]) {
                 sink.push(report());
-            } else if dim == "storage" && !steps.is_empty() && !steps.contains(&90) {
-                sink.push(report().variant("storage"));
+            } else if dim == "storage" {
+                // Capacity planning: storage alerts at 70 / 80 / 90 %, each
+                // step with its response; a lone 90% leaves no time to act.
+                let missing: Vec<String> = STORAGE_STEPS
+                    .iter()
+                    .filter(|p| !steps.contains(p))
+                    .map(|p| format!("{p}%"))
+                    .collect();
+                if !missing.is_empty() {
+                    sink.push(
+                        report()
+                            .variant("storage")
+                            .var("missing", missing.join(", ")),
+                    );
+                }
             }
         }
     }

@@ -46,9 +46,11 @@ mod cl093_transaction_pooling;
 mod cl094_connection_storm;
 mod cl100_migration_registry;
 mod cl110_cost_review;
+mod cl120_analytics_on_primary;
+mod cl121_quorum_overlap;
 
 pub fn entries() -> Vec<Entry> {
-    let rules: [(RuleId, crate::registry::CheckFn); 39] = [
+    let rules: [(RuleId, crate::registry::CheckFn); 41] = [
         (RuleId::CL001, cl001_engine_choice::check),
         (RuleId::CL002, cl002_engine_class_mismatch::check),
         (RuleId::CL010, cl010_ha_incomplete::check),
@@ -88,6 +90,8 @@ pub fn entries() -> Vec<Entry> {
         (RuleId::CL094, cl094_connection_storm::check),
         (RuleId::CL100, cl100_migration_registry::check),
         (RuleId::CL110, cl110_cost_review::check),
+        (RuleId::CL120, cl120_analytics_on_primary::check),
+        (RuleId::CL121, cl121_quorum_overlap::check),
     ];
     rules
         .into_iter()

@@ -210,6 +210,25 @@ pub fn compare_with(c: &Contract, pointer: &str, limit: &str, sink: &mut Sink) -
     ord
 }
 
+/// Like `compare_with`, against a duration the rule computed (`label` names
+/// it in a PC005 when a calendar unit makes the answer date-dependent).
+pub fn compare_with_duration(
+    c: &Contract,
+    pointer: &str,
+    label: &str,
+    limit: Duration,
+    sink: &mut Sink,
+) -> Option<Ordering> {
+    let value = duration(c, pointer)?;
+    let ord = value.compare(&limit);
+    if ord.is_none() {
+        let left = format!("{} ({value})", leaf(pointer));
+        let cal = if value.is_calendar() { value } else { limit };
+        calendar(c, pointer, left, format!("{label} ({limit})"), cal, sink);
+    }
+    ord
+}
+
 fn calendar(c: &Contract, at: &str, left: String, right: String, cal: Duration, sink: &mut Sink) {
     sink.push(
         c.report(RuleId::PC005, at)

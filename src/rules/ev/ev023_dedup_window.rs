@@ -1,6 +1,8 @@
-//! EV023: the dedup window must outlast both the broker's longest redelivery
-//! interval and the longest replay the consumers must survive.
-use super::common::{compare, consumers, duration, written};
+//! EV023: every consumer declares how long it remembers keys, and that
+//! window outlasts the broker's longest redelivery interval plus the longest
+//! replay the consumers must survive (a message redelivered late during a
+//! replay arrives after both).
+use super::common::{compare_with_duration, consumers, duration, written};
 use crate::catalog::RuleId;
 use crate::contracts::units::Duration;
 use crate::emit::Sink;
@@ -14,6 +16,21 @@ const BOUNDS: [(&str, &str); 2] = [
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for c in ctx.ws.boundaries() {
+        // The bounds the boundary declares; the window must exceed their sum.
+        let declared: Vec<(&str, Duration)> = BOUNDS
+            .iter()
+            .filter_map(|&(p, label)| Some((label, duration(c, p)?)))
+            .collect();
+        let limit = declared.iter().map(|(_, d)| *d).reduce(|a, b| a.plus(&b));
+        let bound = declared
+            .iter()
+            .map(|(l, _)| *l)
+            .collect::<Vec<_>>()
+            .join(" + ");
+        let shown = match declared.as_slice() {
+            [(_, a), (_, b)] => limit.map(|l| format!("{} ({a} + {b})", l.exact_text())),
+            _ => limit.map(|l| l.to_string()),
+        };
         for consumer in consumers(c) {
             let store = consumer.text("/idempotency/store");
             if matches!(store, None | Some("none")) {
@@ -21,41 +38,30 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             }
             let window = consumer.ptr("/idempotency/window");
             if c.get(&window).is_none() {
-                // A durable table keeps its keys until someone purges them; a
-                // TTL-based store forgets on a schedule nobody declared.
-                if store.is_some_and(|s| s.starts_with("redis")) {
-                    sink.push(
-                        c.report(RuleId::EV023, &window)
-                            .variant("missing")
-                            .var("group", consumer.group())
-                            .var("store", store.unwrap_or_default()),
-                    );
-                }
+                // Checklist item 2 asks for the window per consumer: a
+                // durable table purged by a job nobody declared forgets as
+                // surely as a TTL.
+                sink.push(
+                    c.report(RuleId::EV023, &window)
+                        .variant("missing")
+                        .var("group", consumer.group())
+                        .var("store", store.unwrap_or_default()),
+                );
                 continue;
             }
-            // The longest bound the window does not exceed, named in the message.
-            let mut worst: Option<(&str, &str, Duration)> = None;
-            for (pointer, label) in BOUNDS {
-                if !matches!(
-                    compare(c, &window, pointer, sink),
-                    Some(Ordering::Less | Ordering::Equal)
-                ) {
-                    continue;
-                }
-                let Some(bound) = duration(c, pointer) else {
-                    continue;
-                };
-                if worst.is_none_or(|(_, _, w)| bound.compare(&w) == Some(Ordering::Greater)) {
-                    worst = Some((pointer, label, bound));
-                }
-            }
-            if let Some((_, label, bound)) = worst {
+            let (Some(limit), Some(shown)) = (limit, shown.as_ref()) else {
+                continue;
+            };
+            if matches!(
+                compare_with_duration(c, &window, &bound, limit, sink),
+                Some(Ordering::Less | Ordering::Equal)
+            ) {
                 sink.push(
                     c.report(RuleId::EV023, &window)
                         .var("group", consumer.group())
                         .var("window", written(c.get(&window)))
-                        .var("bound", label)
-                        .var("limit", bound),
+                        .var("bound", bound.as_str())
+                        .var("limit", shown.as_str()),
                 );
             }
         }

@@ -8,6 +8,7 @@ use crate::compat::{self, Mode};
 use crate::contracts::Contract;
 use crate::emit::{Report, Sink};
 use crate::registry::RuleCtx;
+use crate::rules::policy;
 use crate::source::Span;
 use std::collections::HashSet;
 
@@ -66,6 +67,9 @@ fn boundary(ctx: &RuleCtx, c: &Contract, t: &Target, repo: Option<&Repo>, sink: 
             .into_iter()
             .collect()
     };
+    // The documents ask never to remove, rename or retype a field in place;
+    // the registry modes allow some of that in one direction.
+    let additive_only = policy::switch(ctx, "schema_evolution", "registry") == "additive-only";
     let mut seen = HashSet::new();
     for v in &versions {
         let against = if v.commit == repo.commit {
@@ -78,7 +82,11 @@ fn boundary(ctx: &RuleCtx, c: &Contract, t: &Target, repo: Option<&Repo>, sink: 
         };
         match compat::compare(t.format, &v.text, &text, t.policy) {
             Ok(diff) => {
-                for b in diff.breaks.iter().filter(|b| mode.rejects(b)) {
+                for b in diff
+                    .breaks
+                    .iter()
+                    .filter(|b| additive_only || mode.rejects(b))
+                {
                     // Transitive runs meet the same break in many versions:
                     // report it once, against the newest.
                     if !seen.insert((b.path.clone(), b.change.clone())) {
@@ -89,7 +97,14 @@ fn boundary(ctx: &RuleCtx, c: &Contract, t: &Target, repo: Option<&Repo>, sink: 
                             .var("boundary", &c.name)
                             .var("field", &b.path)
                             .var("change", &b.change)
-                            .var("mode", mode.as_str())
+                            .var(
+                                "mode",
+                                if mode.rejects(b) {
+                                    mode.as_str()
+                                } else {
+                                    "additive-only (policy.schema_evolution)"
+                                },
+                            )
                             .var("against", &against)
                             .var("why", b.why()),
                     );

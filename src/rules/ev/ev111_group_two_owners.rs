@@ -8,28 +8,51 @@ use crate::registry::RuleCtx;
 use std::collections::BTreeMap;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    // group -> (owner, boundary) of its first appearance, in workspace order.
-    let mut first: BTreeMap<String, (String, String)> = BTreeMap::new();
+    // group -> (owner, service, boundary) of its first appearance, in
+    // workspace order.
+    let mut first: BTreeMap<String, (Option<String>, Option<String>, String)> = BTreeMap::new();
     for c in ctx.ws.boundaries() {
         for consumer in consumers(c) {
-            let (Some(group), Some(owner)) = (consumer.text("/group"), consumer.text("/owner"))
-            else {
+            let Some(group) = consumer.text("/group") else {
                 continue;
             };
-            match first.get(group) {
-                None => {
-                    first.insert(group.to_string(), (owner.to_string(), c.name.clone()));
-                }
-                Some((other_owner, other)) if other_owner != owner && *other != c.name => {
-                    sink.push(
-                        c.report(RuleId::EV111, &consumer.ptr("/owner"))
-                            .var("group", group)
-                            .var("owner", owner)
-                            .var("other_owner", other_owner)
-                            .var("other", other),
-                    );
-                }
-                Some(_) => {}
+            let owner = consumer.text("/owner");
+            let service = consumer.text("/service");
+            let Some((other_owner, other_service, other)) = first.get(group) else {
+                first.insert(
+                    group.to_string(),
+                    (
+                        owner.map(str::to_string),
+                        service.map(str::to_string),
+                        c.name.clone(),
+                    ),
+                );
+                continue;
+            };
+            if let (Some(o), Some(oo)) = (owner, other_owner)
+                && o != oo
+                && *other != c.name
+            {
+                sink.push(
+                    c.report(RuleId::EV111, &consumer.ptr("/owner"))
+                        .var("group", group)
+                        .var("owner", o)
+                        .var("other_owner", oo)
+                        .var("other", other),
+                );
+            } else if let (Some(s), Some(os)) = (service, other_service)
+                && s != os
+            {
+                // Two deployables in one group split its messages between
+                // them: each sees a random part of the stream.
+                sink.push(
+                    c.report(RuleId::EV111, &consumer.ptr("/service"))
+                        .variant("service")
+                        .var("group", group)
+                        .var("service", s)
+                        .var("other_service", os)
+                        .var("other", other),
+                );
             }
         }
     }

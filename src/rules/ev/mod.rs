@@ -48,6 +48,11 @@ mod ev122_read_uncommitted;
 mod ev130_read_model_dedup;
 mod ev131_read_model_bootstrap;
 mod ev132_read_model_triggers;
+mod ev140_referenced_plan;
+mod ev141_outbox_order;
+mod ev142_cross_partition_order;
+mod ev143_message_shape;
+mod ev144_consumers_partitions;
 
 use crate::catalog::RuleId;
 use crate::registry::{Check, CheckFn, Entry};
@@ -101,6 +106,11 @@ pub fn entries() -> Vec<Entry> {
         (RuleId::EV130, ev130_read_model_dedup::check),
         (RuleId::EV131, ev131_read_model_bootstrap::check),
         (RuleId::EV132, ev132_read_model_triggers::check),
+        (RuleId::EV140, ev140_referenced_plan::check),
+        (RuleId::EV141, ev141_outbox_order::check),
+        (RuleId::EV142, ev142_cross_partition_order::check),
+        (RuleId::EV143, ev143_message_shape::check),
+        (RuleId::EV144, ev144_consumers_partitions::check),
     ];
     all.iter()
         .map(|&(id, check)| Entry {
