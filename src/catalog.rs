@@ -57,6 +57,36 @@ impl Severity {
     }
 }
 
+/// How far a rule's fix can be trusted. `Safe`: applying it keeps what the
+/// file means and only removes what the rule flags (`platcheck fix` applies
+/// it by default). `Unsafe`: it moves a statement, guesses a value or writes
+/// a placeholder, so a person reads it first (`--unsafe-fixes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FixSafety {
+    None,
+    Safe,
+    Unsafe,
+}
+
+impl FixSafety {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FixSafety::None => "none",
+            FixSafety::Safe => "safe",
+            FixSafety::Unsafe => "unsafe",
+        }
+    }
+    pub fn parse(s: &str) -> Option<FixSafety> {
+        match s {
+            "none" => Some(FixSafety::None),
+            "safe" => Some(FixSafety::Safe),
+            "unsafe" => Some(FixSafety::Unsafe),
+            _ => None,
+        }
+    }
+}
+
 /// Where this version's files are published: `docs_url` from Cargo.toml's
 /// `[package.metadata.platcheck]` (read by build.rs) and `/v<version>`, the
 /// release tag. Rule docs (the links in every output format) and the JSON
@@ -85,6 +115,8 @@ struct FrontMatter {
     help: String,
     input: String,
     source: String,
+    #[serde(default)]
+    fix: Option<String>,
 }
 
 /// A rule's metadata, from the front matter of its data file.
@@ -100,6 +132,9 @@ pub struct RuleMeta {
     pub help: String,
     pub input: String,
     pub source: String,
+    /// Whether `platcheck fix` can rewrite what the rule flags, and how
+    /// safely (front matter `fix:`, default `none`).
+    pub fix: FixSafety,
     /// The Markdown body (the fixed headings).
     pub body: String,
 }
@@ -134,6 +169,12 @@ pub fn parse_doc(id: RuleId, text: &str) -> Result<RuleMeta, String> {
     }
     let severity = Severity::parse(&fm.severity)
         .ok_or_else(|| format!("severity `{}` is not error|warning|notice", fm.severity))?;
+    let fix = match fm.fix.as_deref() {
+        None => FixSafety::None,
+        Some(f) => {
+            FixSafety::parse(f).ok_or_else(|| format!("fix `{f}` is not safe|unsafe|none"))?
+        }
+    };
     Ok(RuleMeta {
         id,
         name: fm.name,
@@ -143,6 +184,7 @@ pub fn parse_doc(id: RuleId, text: &str) -> Result<RuleMeta, String> {
         help: fm.help,
         input: fm.input,
         source: fm.source,
+        fix,
         body: rest[end + 5..].trim_start_matches('\n').to_string(),
     })
 }

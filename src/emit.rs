@@ -3,7 +3,7 @@
 //! template from the rule's data file, computes line/column, applies
 //! severity overrides and suppressions).
 use crate::catalog::RuleId;
-use crate::finding::{ContractRef, Severity, SqlFacts};
+use crate::finding::{ContractRef, Fix, Severity, SqlFacts};
 use crate::source::Span;
 
 #[derive(Clone, Debug)]
@@ -26,6 +26,10 @@ pub struct Report {
     /// Appended to the rendered message (a finding in a down script says
     /// which up step it was judged after).
     pub note: Option<String>,
+    /// Filled by the engine's fixer (`fix::compute`), not by rules.
+    pub fix: Option<Fix>,
+    /// Secondary places: (file index, span, what is there).
+    pub related: Vec<(usize, Span, String)>,
 }
 
 impl Report {
@@ -42,6 +46,8 @@ impl Report {
             help: None,
             severity: None,
             note: None,
+            fix: None,
+            related: Vec::new(),
         }
     }
     pub fn note(mut self, note: Option<&str>) -> Report {
@@ -71,6 +77,11 @@ impl Report {
     }
     pub fn severity(mut self, severity: Severity) -> Report {
         self.severity = Some(severity);
+        self
+    }
+    /// A secondary place the finding is about.
+    pub fn related(mut self, file: usize, span: Span, what: impl Into<String>) -> Report {
+        self.related.push((file, span, what.into()));
         self
     }
     pub fn help(mut self, help: impl Into<String>) -> Report {

@@ -1,9 +1,10 @@
 //! Findings are plain data: what a rule saw, where, and what would satisfy it.
-use crate::catalog::RuleId;
 /// Severities belong to the rule catalogue (each rule has a default); a
 /// finding carries the one in force.
 pub use crate::catalog::Severity;
+use crate::catalog::{FixSafety, RuleId};
 use serde::Serialize;
+use std::path::PathBuf;
 
 /// Which contract a finding belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -54,6 +55,57 @@ pub struct Finding {
     pub contract: Option<ContractRef>,
     pub pointer: Option<String>,
     pub sql: Option<SqlFacts>,
+    /// What `platcheck fix` and the language server's quick fix would write.
+    #[serde(skip)]
+    pub fix: Option<Fix>,
+    /// Other places the finding is about (the first definition of a
+    /// duplicate): the editor's related information.
+    #[serde(skip)]
+    pub related: Vec<Related>,
+}
+
+/// A secondary place of a finding: byte offsets into the file at `path`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Related {
+    pub path: PathBuf,
+    pub start: usize,
+    pub end: usize,
+    pub message: String,
+}
+
+/// A machine-applicable fix: byte edits of files the run read, and new
+/// files (the following migration, a Flyway sidecar).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fix {
+    /// What the fix does, for `--diff` headers and code-action titles.
+    pub title: String,
+    /// `Unsafe` when this fix needs a reader even though the rule's fixes
+    /// usually do not (a statement moves past others); never above the
+    /// rule's own `fix:` level, which `effective` applies.
+    pub safety: FixSafety,
+    pub edits: Vec<Edit>,
+}
+
+/// Replace `start..end` of the file at `path` with `text`, or, with
+/// `create`, write a new file holding `text`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Edit {
+    pub path: PathBuf,
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    pub create: bool,
+}
+
+impl Fix {
+    /// The safety in force: the stricter of the rule's and the fix's own.
+    pub fn effective(&self, rule: RuleId) -> FixSafety {
+        match rule.meta().fix {
+            FixSafety::None => FixSafety::None,
+            FixSafety::Unsafe => FixSafety::Unsafe,
+            FixSafety::Safe => self.safety,
+        }
+    }
 }
 
 impl Finding {

@@ -55,6 +55,7 @@ const LAYERS: &[Layer] = &[
             ("suppress", 0),
             ("baseline", 0),
             ("changed", 0),
+            ("fix", 0),
             ("engine", 1),
         ],
     },
@@ -66,7 +67,7 @@ const LAYERS: &[Layer] = &[
     Layer {
         name: "cli",
         below: &["model", "inputs", "analyses", "rules", "engine", "printers"],
-        modules: &[("init", 0), ("cli", 1)],
+        modules: &[("init", 0), ("lsp", 0), ("cli", 1)],
     },
 ];
 

@@ -117,6 +117,8 @@ fn scratch_release(changelog: &str) -> tempfile::TempDir {
         "fuzz/Cargo.lock",
         "docs/github-action.md",
         "schemas/README.md",
+        "editors/vscode/package.json",
+        "editors/vscode/README.md",
     ] {
         let to = dir.path().join(dir_file);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();

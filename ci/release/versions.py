@@ -33,6 +33,8 @@ PINS = [
     ("docs/github-action.md", r"platcheck/platcheck@[0-9a-f]{40} # v" + SEMVER, 1),
     ("docs/github-action.md", r"rev: v" + SEMVER, 1),
     ("schemas/README.md", r"/platcheck/platcheck/v" + SEMVER + r"/", 1),
+    ("editors/vscode/package.json", r"(?m)^  \"version\": \"" + SEMVER + r"\"", 1),
+    ("editors/vscode/README.md", r"platcheck-" + SEMVER + r"\.vsix", 2),
 ]
 
 

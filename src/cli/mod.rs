@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 pub mod args;
 mod commands;
+pub mod fix;
 pub mod report;
 pub mod report_facts;
 pub mod verify;
@@ -96,12 +97,16 @@ pub struct CheckArgs {
     /// Compare payload schemas (EV053) with this git revision (branch, tag or commit).
     #[arg(long, value_name = "GIT-REF")]
     pub base: Option<String>,
+    #[command(flatten)]
+    pub fixes: fix::FixFlags,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Check contracts, migrations and docs (the default command).
     Check(CheckArgs),
+    /// Apply the fixes of the findings (safe ones; --unsafe-fixes for the rest), or print them with --diff (exit 1 when something would change); then check again.
+    Fix(CheckArgs),
     /// Run the documents' mirrored-section grep gate: prints what their own awk | grep -nE prints, exits 1 on any hit.
     Gate(CheckArgs),
     /// Print a rule's documentation.
@@ -131,6 +136,8 @@ pub enum Command {
     Suppressions(CheckArgs),
     /// Replay migrations on a real PostgreSQL or MariaDB/MySQL (scratch database) and compare its locks, rewrites and ALTER algorithms with the lock table's prediction: exit 1 on any disagreement (MG900), 2 when the server cannot be reached.
     Verify(verify::VerifyArgs),
+    /// Serve diagnostics, quick fixes and hover to an editor (Language Server Protocol over stdio).
+    Lsp,
     /// Scaffold platcheck.yaml and one example contract per kind (never overwrites).
     Init {
         /// Directory to scaffold into (default: the working directory).
@@ -207,6 +214,7 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     match cli.command {
         None => check(&g, &CheckArgs::default(), cwd),
         Some(Command::Check(args)) => check(&g, &args, cwd),
+        Some(Command::Fix(args)) => fix::run(&g, &args, cwd),
         Some(Command::Rule { id }) => rule_doc(&id).map(text),
         Some(Command::Rules) if g.format == Format::Json => Ok(text(commands::rules_json())),
         Some(Command::Rules) => Ok(text(rules_table())),
@@ -238,6 +246,20 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
         Some(Command::Verify(args)) => verify::run(g.format, &args, cwd)
             .map(Output::Gate)
             .map_err(CliError),
+        // The protocol's exit code (1: `exit` without `shutdown`) goes
+        // through the gate's "hits" so `main` maps it like any other.
+        Some(Command::Lsp) => {
+            crate::lsp::run_stdio(overrides(&g, &CheckArgs::default(), cwd), cwd.to_path_buf())
+                .map(|code| {
+                    Output::Gate(crate::mirror::gate_cmd::GateRun {
+                        text: String::new(),
+                        hits: usize::from(code),
+                        warnings: Vec::new(),
+                        errors: Vec::new(),
+                    })
+                })
+                .map_err(CliError)
+        }
         Some(Command::Init {
             dir,
             tool,
@@ -272,8 +294,9 @@ pub(super) fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
     }
 }
 
-fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
-    // Parse --output before the run so a typo fails fast.
+type Targets = (Option<PathBuf>, Vec<(Format, PathBuf)>);
+
+fn output_targets(args: &CheckArgs, cwd: &Path) -> Result<Targets, CliError> {
     let mut primary: Option<PathBuf> = None;
     let mut extra: Vec<(Format, PathBuf)> = Vec::new();
     for o in &args.output {
@@ -294,7 +317,27 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
             }
         }
     }
+    Ok((primary, extra))
+}
+
+fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
+    // Parse --output before the run so a typo fails fast.
+    output_targets(args, cwd)?;
+    if args.fixes.fix || args.fixes.diff {
+        return fix::run(g, args, cwd);
+    }
     let outcome = engine::run(&args.paths, cwd, &overrides(g, args, cwd))?;
+    check_outcome(g, args, cwd, outcome)
+}
+
+/// Prints a finished run the way `check` does (formats, --output files).
+pub(crate) fn check_outcome(
+    g: &Global,
+    args: &CheckArgs,
+    cwd: &Path,
+    outcome: Outcome,
+) -> Result<Output, CliError> {
+    let (primary, extra) = output_targets(args, cwd)?;
     let style = human::Style {
         color: use_color(g.color) && primary.is_none(),
         width: if primary.is_some() { 0 } else { width() },

@@ -255,16 +255,21 @@ fn map_error(
                     let hint = suggest(key, &known)
                         .map(|s| format!("; did you mean `{s}`?"))
                         .unwrap_or_else(|| format!("; known keys here: {}", known.join(", ")));
+                    let mut vars = vec![
+                        ("key", key.clone()),
+                        ("where", place(pointer)),
+                        ("hint", hint),
+                    ];
+                    // Only an unambiguous match is one `platcheck fix` may write.
+                    if let Some(s) = suggest_unique(key, &known) {
+                        vars.push(("suggestion", s.to_string()));
+                    }
                     Issue {
                         rule: RuleId::PC003,
                         span,
                         pointer: format!("{pointer}/{}", escape(key)),
                         variant: "default",
-                        vars: vec![
-                            ("key", key.clone()),
-                            ("where", place(pointer)),
-                            ("hint", hint),
-                        ],
+                        vars,
                     }
                 })
                 .collect()
@@ -284,10 +289,11 @@ fn map_error(
                 .map(|a| a.iter().map(json_text).collect())
                 .unwrap_or_default();
             let known: Vec<&str> = names.iter().map(String::as_str).collect();
-            let mut allowed = names.join(", ");
-            if let Some(s) = node.scalar_text().and_then(|v| suggest(&v, &known)) {
-                allowed.push_str(&format!("; did you mean `{s}`?"));
-            }
+            let allowed = names.join(", ");
+            let hint = node
+                .scalar_text()
+                .and_then(|v| suggest(&v, &known))
+                .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
             vec![at(
                 RuleId::PC004,
                 node.span,
@@ -300,6 +306,7 @@ fn map_error(
                     ),
                     ("where", place(pointer)),
                     ("allowed", allowed),
+                    ("hint", hint),
                 ],
             )]
         }
@@ -393,6 +400,27 @@ pub fn suggest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
         .filter(|(d, _)| *d <= limit)
         .min()
         .map(|(_, c)| c)
+}
+
+/// The one close match of `key` among `known`: `None` when none is close
+/// or several are equally close.
+pub fn suggest_unique<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
+    let norm = |s: &str| s.to_ascii_lowercase().replace('-', "_");
+    let k = norm(key);
+    let exact: Vec<&&str> = known.iter().filter(|c| norm(c) == k).collect();
+    if let [one] = exact.as_slice() {
+        return Some(one);
+    }
+    let limit = if k.len() <= 4 { 1 } else { 2 };
+    let scored: Vec<(usize, &str)> = known
+        .iter()
+        .map(|c| (edit_distance(&k, &norm(c)), *c))
+        .filter(|(d, _)| *d <= limit)
+        .collect();
+    let best = scored.iter().map(|(d, _)| *d).min()?;
+    let mut at_best = scored.iter().filter(|(d, _)| *d == best);
+    let first = at_best.next()?.1;
+    at_best.next().is_none().then_some(first)
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {

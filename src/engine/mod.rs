@@ -13,8 +13,10 @@ use crate::suppress;
 use crate::workspace::Workspace;
 use rayon::prelude::*;
 
+mod inspect;
 mod loading;
 mod scope;
+pub use inspect::inspect;
 use loading::{Loaded, isolated, load_candidate, load_text, panic_text};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -48,6 +50,18 @@ fn search_start(paths: &[PathBuf], cwd: &Path) -> PathBuf {
 }
 
 pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outcome, RunError> {
+    run_overlay(paths, cwd, overrides, &BTreeMap::new())
+}
+
+/// As `run`, with the text of some files taken from `overlay` (keyed by
+/// normalised absolute path) instead of the disk: the editor's unsaved
+/// buffers. Files are still found by walking the disk.
+pub fn run_overlay(
+    paths: &[PathBuf],
+    cwd: &Path,
+    overrides: &Overrides,
+    overlay: &BTreeMap<PathBuf, String>,
+) -> Result<Outcome, RunError> {
     let paths: Vec<PathBuf> = if paths.is_empty() {
         vec![cwd.to_path_buf()]
     } else {
@@ -62,7 +76,15 @@ pub fn run(paths: &[PathBuf], cwd: &Path, overrides: &Overrides) -> Result<Outco
     let loaded: Vec<Loaded> = found
         .files
         .par_iter()
-        .map(|cand| isolated(cand, || load_candidate(cand, &settings)))
+        .map(|cand| {
+            let open = (!overlay.is_empty())
+                .then(|| overlay.get(&crate::source::normalize(&cwd.join(&cand.path))))
+                .flatten();
+            match open {
+                Some(text) => isolated(cand, || load_text(cand, text)),
+                None => isolated(cand, || load_candidate(cand, &settings)),
+            }
+        })
         .collect();
     let mut outcome = analyze(settings, cwd, &found.problems, loaded)?;
     if let Some(scope) = scope {
@@ -112,25 +134,7 @@ fn analyze(
         );
         sink.push(Report::new(RuleId::PC001, file, Span::empty(0)).var("detail", &problem.reason));
     }
-    let mut checked = 0;
-    for l in loaded {
-        checked += usize::from(l.checked);
-        let Some(src) = l.source else { continue };
-        let file = ws.add_file(src, Some(l.class));
-        match l.class {
-            FileClass::Sql => ws.sql.push(file),
-            FileClass::Markdown => ws.markdown.push(file),
-            FileClass::Yaml => {}
-        }
-        ws.contracts.extend(l.contracts.into_iter().map(|mut c| {
-            c.file = file;
-            c
-        }));
-        sink.reports.extend(l.reports.into_iter().map(|mut r| {
-            r.file = file;
-            r
-        }));
-    }
+    let checked = add_loaded(&mut ws, &mut sink, loaded);
     duplicate_names(&ws, &mut sink);
     crate::compat::prepare(&mut ws, &settings, cwd, &mut sink).map_err(|e| RunError::Usage(e.0))?;
 
@@ -173,6 +177,9 @@ fn analyze(
         sink.notes.append(&mut local.notes);
     }
 
+    for r in &mut sink.reports {
+        r.fix = crate::fix::compute(&ctx, r);
+    }
     let mut notes = std::mem::take(&mut sink.notes);
     notes.dedup();
     let (mut findings, mut waived, suppressions) = finish(&ws, &settings, sink.reports);
@@ -256,6 +263,31 @@ fn analyze(
     })
 }
 
+/// Adds the loaded files to the workspace (their contracts and reports
+/// get the file's index); returns how many count as checked.
+fn add_loaded(ws: &mut Workspace, sink: &mut Sink, loaded: Vec<Loaded>) -> usize {
+    let mut checked = 0;
+    for l in loaded {
+        checked += usize::from(l.checked);
+        let Some(src) = l.source else { continue };
+        let file = ws.add_file(src, Some(l.class));
+        match l.class {
+            FileClass::Sql => ws.sql.push(file),
+            FileClass::Markdown => ws.markdown.push(file),
+            FileClass::Yaml => {}
+        }
+        ws.contracts.extend(l.contracts.into_iter().map(|mut c| {
+            c.file = file;
+            c
+        }));
+        sink.reports.extend(l.reports.into_iter().map(|mut r| {
+            r.file = file;
+            r
+        }));
+    }
+    checked
+}
+
 /// The line of a baseline entry (its `fingerprint` key), for the report.
 fn baseline_line(text: &str, print: &str) -> usize {
     let needle = format!("\"{print}\"");
@@ -277,6 +309,11 @@ fn duplicate_names(ws: &Workspace, sink: &mut Sink) {
                 let at = ws.files[orig.file].line_col(orig.span_for("/metadata/name").start);
                 sink.push(
                     c.report(RuleId::PC007, "/metadata/name")
+                        .related(
+                            orig.file,
+                            orig.span_for("/metadata/name"),
+                            format!("{} `{}` is first defined here", c.kind.as_str(), c.name),
+                        )
                         .var("kind", c.kind.as_str())
                         .var("name", &c.name)
                         .var(
@@ -384,5 +421,19 @@ fn render(ws: &Workspace, r: Report, severity: Severity) -> Finding {
         contract: r.contract,
         pointer: r.pointer,
         sql: r.sql,
+        fix: r.fix,
+        related: r
+            .related
+            .into_iter()
+            .filter_map(|(file, span, message)| {
+                let f = ws.files.get(file)?;
+                Some(crate::finding::Related {
+                    path: f.path.clone(),
+                    start: span.start,
+                    end: span.end,
+                    message,
+                })
+            })
+            .collect(),
     }
 }

@@ -89,6 +89,13 @@ impl Settings {
             Ok(found) => Some(found),
             Err(msg) => {
                 self.problem(RuleId::PC008, span, pointer, msg);
+                // `platcheck fix` renames a key only to its one close rule id.
+                let ids: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
+                if let Some(s) = schema::suggest_unique(key, &ids)
+                    && let Some(r) = self.problems.last_mut()
+                {
+                    r.vars.push(("suggestion", s.to_string()));
+                }
                 None
             }
         }

@@ -74,6 +74,10 @@ pub struct FileAnalysis {
     pub window: Option<(usize, String)>,
     /// Whose transaction a statement with `tx == Some(0)` runs in.
     pub tool_tx: String,
+    /// The history this script belongs to: its layout and the tool whose
+    /// transaction rules apply (`fix` writes that tool's opt-out).
+    pub layout: Option<history::Layout>,
+    pub tool: Option<history::Tool>,
 }
 
 #[derive(Debug, Default)]
@@ -365,6 +369,8 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
         role: Role::Up,
         window: None,
         tool_tx: src.tx.why(),
+        layout: None,
+        tool: None,
     }
 }
 

@@ -71,6 +71,8 @@ fn replay(
         change = step.change.as_deref();
         let mode = g.tx.mode(&step.up);
         let mut up = run(ws, hist, &step.up, &mode, Role::Up, &mut Slot::Live(model));
+        up.layout = Some(g.layout);
+        up.tool = g.tx.tool;
         if change.is_some() {
             let made: Vec<String> = up.created.keys().cloned().collect();
             for name in &fresh {

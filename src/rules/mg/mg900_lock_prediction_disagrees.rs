@@ -17,7 +17,7 @@ pub const RECORDING: &str = "observed.json";
 const REFUSED_HELP: &str = "make the statement run on a fresh server (the message says why it did not: a missing extension, object or earlier migration), then record again with `platcheck verify --save observed.json`";
 
 /// Every statement of a migration file with a recording beside it that
-/// recorded it (matched by file name and position), with that record.
+/// recorded it (matched by file name and statement text), with that record.
 pub(super) fn recorded<'a>(
     ctx: &RuleCtx<'a>,
     mut each: impl FnMut(&'a FileAnalysis, &'a Stmt, &StmtReport, &Run),
@@ -42,9 +42,19 @@ pub(super) fn recorded<'a>(
             continue;
         };
         for st in &fa.stmts {
-            if let Some(rec) = run.statements.iter().find(|r| {
-                r.index == st.index && r.file.rsplit(['/', '\\']).next() == Some(name.as_str())
-            }) {
+            // The record of this statement: same file, same statement text
+            // (a statement inserted before it, or this one rewritten, must
+            // not make it be judged by another's observation), nearest in
+            // position when the text repeats.
+            let head = crate::sql::verify::head(c::text(ctx, fa, st));
+            if let Some(rec) = run
+                .statements
+                .iter()
+                .filter(|r| {
+                    r.file.rsplit(['/', '\\']).next() == Some(name.as_str()) && r.statement == head
+                })
+                .min_by_key(|r| r.index.abs_diff(st.index))
+            {
                 each(fa, st, rec, run);
             }
         }

@@ -1,0 +1,216 @@
+//! `platcheck fix --verify` on the local PostgreSQL (or a throwaway one):
+//! every SQL fix, replayed after its history with fixture rows, holds no
+//! lock that blocks writes while rows are read; and the proof has teeth:
+//! the unfixed statements fail it. Fails loudly without a server;
+//! PLATCHECK_DB_TESTS=0 skips with a printed reason.
+#[path = "verify_oracle/servers.rs"]
+mod servers;
+use platcheck::fix::proof::{self, Plan, PlanFile, PlanStmt};
+use std::process::Command;
+
+const PG: &str = "version: 1\ntoday: 2026-11-30\nsql:\n  dialect: postgresql\n  version: \"15\"\n";
+const BASE: &str = "CREATE TABLE customers (id bigint PRIMARY KEY);\nCREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint, public_id uuid);\n";
+
+fn url() -> Option<String> {
+    match servers::postgres() {
+        servers::Server::Url(u) => Some(u),
+        servers::Server::Skip(why) => {
+            println!("{why}");
+            None
+        }
+    }
+}
+
+fn prove(files: &[(&str, &str)], flags: &[&str]) -> String {
+    let Some(url) = url() else {
+        return String::new();
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let p = tmp.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_platcheck"))
+        .arg("fix")
+        .args(flags)
+        .args(["--verify", "--verify-url", &url, "."])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}{err}");
+    assert!(
+        text.contains("no lock that blocks writes was held while rows were read"),
+        "{text}"
+    );
+    assert!(!text.contains("FAIL"), "{text}");
+    text
+}
+
+#[test]
+fn mg001_concurrent_index_runs_outside_the_transaction() {
+    let t = prove(
+        &[
+            ("platcheck.yaml", PG),
+            ("migrations/V1__base.sql", BASE),
+            (
+                "migrations/V2__idx.sql",
+                "CREATE INDEX idx_c ON orders (customer_id);\n",
+            ),
+        ],
+        &[],
+    );
+    if !t.is_empty() {
+        assert!(t.contains("V2__idx.sql:2 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_c ON orders (customer_id): ran outside a transaction"), "{t}");
+    }
+}
+
+#[test]
+fn mg001_goose_and_mg002_drop_index() {
+    let t = prove(
+        &[
+            ("platcheck.yaml", PG),
+            (
+                "migrations/00001_base.sql",
+                &format!("-- +goose Up\n{BASE}CREATE INDEX idx_old ON orders (public_id);\n"),
+            ),
+            (
+                "migrations/00002_idx.sql",
+                "-- +goose Up\nCREATE INDEX idx_c ON orders (customer_id);\n",
+            ),
+            (
+                "migrations/00003_drop.sql",
+                "-- +goose Up\nDROP INDEX idx_old;\n",
+            ),
+        ],
+        &[],
+    );
+    if !t.is_empty() {
+        assert!(
+            t.contains("DROP INDEX CONCURRENTLY IF EXISTS idx_old: ran outside a transaction"),
+            "{t}"
+        );
+    }
+}
+
+#[test]
+fn mg013_set_not_null_is_catalog_only_after_the_validated_check() {
+    let t = prove(
+        &[
+            ("platcheck.yaml", PG),
+            ("migrations/V1__base.sql", BASE),
+            (
+                "migrations/V2__nn.sql",
+                "ALTER TABLE orders ALTER COLUMN customer_id SET NOT NULL;\n",
+            ),
+        ],
+        &[],
+    );
+    if !t.is_empty() {
+        assert!(t.contains("ALTER TABLE orders ALTER COLUMN customer_id SET NOT NULL: holds ACCESS EXCLUSIVE on orders, read no rows (catalog only)"), "{t}");
+        assert!(t.contains("VALIDATE CONSTRAINT orders_customer_id_not_null: read 1000 rows of orders holding no lock that blocks writes"), "{t}");
+    }
+}
+
+#[test]
+fn mg015_foreign_key_validated_without_blocking_writes() {
+    let t = prove(
+        &[
+            ("platcheck.yaml", PG),
+            ("migrations/000001_base.up.sql", BASE),
+            (
+                "migrations/000002_fk.up.sql",
+                "ALTER TABLE orders ADD FOREIGN KEY (customer_id) REFERENCES customers (id);\n",
+            ),
+        ],
+        &[],
+    );
+    if !t.is_empty() {
+        assert!(
+            t.contains("VALIDATE CONSTRAINT orders_customer_id_fkey: read"),
+            "{t}"
+        );
+    }
+}
+
+#[test]
+fn mg017_unique_through_a_concurrent_index_in_place_and_moved() {
+    let t = prove(
+        &[
+            ("platcheck.yaml", PG),
+            ("migrations/V1__base.sql", BASE),
+            (
+                "migrations/V2__uq.sql",
+                "ALTER TABLE orders ADD CONSTRAINT orders_public_id_key UNIQUE (public_id);\n",
+            ),
+            (
+                "migrations/V3__two.sql",
+                "ALTER TABLE customers ADD COLUMN note text;\nALTER TABLE customers ADD CONSTRAINT customers_note_key UNIQUE (note);\n",
+            ),
+        ],
+        &["--unsafe-fixes"],
+    );
+    if !t.is_empty() {
+        assert!(t.contains("orders_public_id_key UNIQUE USING...: holds ACCESS EXCLUSIVE on orders, read no rows (catalog only)"), "{t}");
+        assert!(
+            t.contains("V3_1__"),
+            "the second one moved to its own migration: {t}"
+        );
+    }
+}
+
+fn stmt(text: &str, in_tx: bool) -> PlanStmt {
+    PlanStmt {
+        line: 1,
+        text: text.into(),
+        in_tx,
+        outside_only: false,
+    }
+}
+
+#[test]
+fn the_proof_fails_the_unfixed_statements() {
+    let Some(url) = url() else { return };
+    for (sql, held) in [
+        (
+            "CREATE INDEX idx_c ON orders (customer_id)",
+            "SHARE on orders",
+        ),
+        (
+            "ALTER TABLE orders ALTER COLUMN customer_id SET NOT NULL",
+            "ACCESS EXCLUSIVE on orders",
+        ),
+        (
+            "ALTER TABLE orders ADD CONSTRAINT orders_public_id_key UNIQUE (public_id)",
+            "ACCESS EXCLUSIVE on orders",
+        ),
+        (
+            "ALTER TABLE orders ADD FOREIGN KEY (customer_id) REFERENCES customers (id)",
+            "SHARE ROW EXCLUSIVE on customers",
+        ),
+    ] {
+        let plan = Plan {
+            histories: vec![vec![
+                PlanFile {
+                    name: "V1__base.sql".into(),
+                    stmts: vec![stmt(BASE, false)],
+                    judged: false,
+                },
+                PlanFile {
+                    name: "V2__bad.sql".into(),
+                    stmts: vec![stmt("SET lock_timeout = '2s'", true), stmt(sql, true)],
+                    judged: true,
+                },
+            ]],
+        };
+        let p = proof::run(&plan, &url).unwrap();
+        assert_eq!(p.failures, 1, "{}", p.text);
+        assert!(
+            p.text.contains(&format!("while holding {held}")),
+            "{sql}: {}",
+            p.text
+        );
+    }
+}
