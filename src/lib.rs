@@ -20,6 +20,7 @@ pub mod lsp;
 pub mod mirror;
 pub mod outcome;
 pub mod output;
+pub mod probe;
 pub mod read;
 pub mod registry;
 pub mod report;

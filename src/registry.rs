@@ -4,6 +4,7 @@
 //! import it without importing each other.
 use crate::catalog::RuleId;
 use crate::emit::Sink;
+use crate::probe::{self, Observations};
 use crate::settings::Settings;
 use crate::sql::analysis::{self, Analysis};
 use crate::workspace::Workspace;
@@ -16,6 +17,7 @@ use std::sync::OnceLock;
 #[derive(Debug, Default)]
 pub struct Analyses {
     sql: OnceLock<Analysis>,
+    probe: OnceLock<Observations>,
 }
 
 /// What a rule gets to look at.
@@ -33,11 +35,56 @@ impl<'a> RuleCtx<'a> {
 
     /// The migration analysis of every SQL file (split, classified, judged
     /// against the lock table), computed by the first rule that asks.
+    /// Under `check --probe`, the table sizes observed on the servers
+    /// replace the declared ones.
     pub fn sql(&self) -> &'a Analysis {
-        self.analyses
-            .sql
-            .get_or_init(|| analysis::analyze(self.ws, self.settings))
+        self.analyses.sql.get_or_init(|| match self.probe() {
+            Some(obs) => {
+                analysis::analyze_observed(self.ws, self.settings, &observed_rows(self, obs))
+            }
+            None => analysis::analyze(self.ws, self.settings),
+        })
     }
+}
+
+#[cfg(test)]
+impl Analyses {
+    /// Analyses whose probe has already run: the PR rules judged on
+    /// observations a test constructs (states the local servers cannot show).
+    pub(crate) fn with_probe(obs: Observations) -> Analyses {
+        let a = Analyses::default();
+        let _ = a.probe.set(obs);
+        a
+    }
+}
+
+impl<'a> RuleCtx<'a> {
+    /// What the running systems showed (`platcheck probe`, `check --probe`),
+    /// probed by the first rule that asks; `None` when the run does not probe.
+    pub fn probe(&self) -> Option<&'a Observations> {
+        let request = self.settings.probe.as_ref()?;
+        Some(
+            self.analyses
+                .probe
+                .get_or_init(|| probe::probe(self.ws, request)),
+        )
+    }
+}
+
+/// The row estimates of every probed Cluster, by cluster and table.
+fn observed_rows(ctx: &RuleCtx, obs: &Observations) -> analysis::ObservedRows {
+    let mut out = analysis::ObservedRows::new();
+    for (i, c) in ctx.ws.contracts.iter().enumerate() {
+        if let Some((_, facts)) = obs.db(i) {
+            let rows = out.entry(c.name.clone()).or_default();
+            for t in &facts.tables {
+                if let Some(Some(n)) = t.rows {
+                    rows.insert(t.name.to_ascii_lowercase(), n);
+                }
+            }
+        }
+    }
+    out
 }
 
 pub type CheckFn = fn(&RuleCtx, &mut Sink);

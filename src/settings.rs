@@ -18,6 +18,7 @@ pub use selection::FileOverride;
 
 pub const CONFIG_NAME: &str = "platcheck.yaml";
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 10 * 1024 * 1024;
+pub const DEFAULT_PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// What the command line can override.
 #[derive(Clone, Debug, Default)]
@@ -37,6 +38,26 @@ pub struct Overrides {
     pub select: Vec<String>,
     /// `--ignore`: these rules do not run (added to the config's `ignore`).
     pub ignore: Vec<String>,
+    /// `platcheck probe` / `check --probe`: compare contracts with the running systems.
+    pub probe: Option<ProbeRequest>,
+}
+
+/// What to probe: `--target NAME=URL` flags, and whether only the probe
+/// rules (PR) run (`platcheck probe`) or every rule (`check --probe`).
+#[derive(Clone, Debug, Default)]
+pub struct ProbeRequest {
+    pub targets: Vec<(String, String)>,
+    pub only_probe_rules: bool,
+}
+
+/// The probe settings of a run: the request plus the config's `probe:`.
+#[derive(Clone, Debug)]
+pub struct ProbeSettings {
+    pub targets: Vec<(String, String)>,
+    pub only_probe_rules: bool,
+    /// Config `probe.targets`: target name -> environment variable.
+    pub target_envs: BTreeMap<String, String>,
+    pub timeout: std::time::Duration,
 }
 
 #[derive(Debug, Clone)]
@@ -89,6 +110,10 @@ pub struct Settings {
     /// their findings are reported, so analyses may skip what cannot reach
     /// them (a migration history with no named file). `None`: everything.
     pub report_only: Option<Vec<PathBuf>>,
+    /// Set when the run probes the running systems.
+    pub probe: Option<ProbeSettings>,
+    /// Config `probe:` values, kept until the run asks to probe.
+    probe_config: (BTreeMap<String, String>, std::time::Duration),
 }
 
 /// Errors that stop the run before any check (exit code 2).
@@ -136,6 +161,14 @@ impl Settings {
         s.no_inline_suppressions = ov.no_inline_suppressions;
         s.changed_since = ov.changed_since.clone();
         s.base.clone_from(&ov.base);
+        if let Some(p) = &ov.probe {
+            s.probe = Some(ProbeSettings {
+                targets: p.targets.clone(),
+                only_probe_rules: p.only_probe_rules,
+                target_envs: s.probe_config.0.clone(),
+                timeout: s.probe_config.1,
+            });
+        }
         Ok(s)
     }
 
@@ -181,6 +214,8 @@ impl Settings {
             problems: Vec::new(),
             base: None,
             report_only: None,
+            probe: None,
+            probe_config: (BTreeMap::new(), DEFAULT_PROBE_TIMEOUT),
         }
     }
 
@@ -319,6 +354,24 @@ impl Settings {
             }
             if let Some(b) = sql.get("lint_down").and_then(Node::as_bool) {
                 self.sql.lint_down = b;
+            }
+        }
+        if let Some(probe) = root.get("probe") {
+            if let Some(ms) = probe
+                .get("timeout")
+                .and_then(Node::scalar_text)
+                .and_then(|t| units::Duration::parse(&t).ok())
+                .and_then(|d| d.exact_millis())
+                .filter(|&ms| ms > 0)
+            {
+                self.probe_config.1 = std::time::Duration::from_millis(ms.unsigned_abs());
+            }
+            if let Some(targets) = probe.get("targets") {
+                for (k, v) in targets.entries() {
+                    if let Some(env) = v.as_str() {
+                        self.probe_config.0.insert(k.name.clone(), env.to_string());
+                    }
+                }
             }
         }
         if let Some(rules) = root.get("rules") {

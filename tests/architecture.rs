@@ -41,7 +41,7 @@ const LAYERS: &[Layer] = &[
     Layer {
         name: "analyses",
         below: &["model", "inputs"],
-        modules: &[("sql", 0), ("mirror", 0), ("compat", 0)],
+        modules: &[("sql", 0), ("mirror", 0), ("compat", 0), ("probe", 0)],
     },
     Layer {
         name: "rules",

@@ -12,16 +12,14 @@ use std::path::{Path, PathBuf};
 pub(super) fn baseline_write(
     g: &Global,
     file: Option<PathBuf>,
-    paths: &[PathBuf],
+    args: &CheckArgs,
+    probe: Option<crate::settings::ProbeRequest>,
     cwd: &Path,
 ) -> Result<Output, CliError> {
-    let args = CheckArgs {
-        paths: paths.to_vec(),
-        ..CheckArgs::default()
-    };
-    let mut ov = overrides(g, &args, cwd);
+    let mut ov = overrides(g, args, cwd);
     ov.baseline = None;
-    let mut outcome = engine::run(paths, cwd, &ov)?;
+    ov.probe = probe;
+    let mut outcome = engine::run(&args.paths, cwd, &ov)?;
     let target = file
         .map(|f| if f.is_absolute() { f } else { cwd.join(f) })
         .or_else(|| outcome.baseline.clone())
@@ -204,8 +202,16 @@ pub(super) fn init(
         return Ok(Output::Text(text, Vec::new()));
     }
     let file = dir.join(".platcheck-baseline.json");
-    let Output::Text(msg, mut files) =
-        baseline_write(g, Some(file), std::slice::from_ref(&dir), cwd)?
+    let Output::Text(msg, mut files) = baseline_write(
+        g,
+        Some(file),
+        &CheckArgs {
+            paths: vec![dir.clone()],
+            ..CheckArgs::default()
+        },
+        None,
+        cwd,
+    )?
     else {
         return Err(CliError(
             "internal error: baseline write printed no text".into(),

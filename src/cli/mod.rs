@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 pub mod args;
 mod commands;
 pub mod fix;
+mod probe;
+use probe::probe_request;
 pub mod report;
 pub mod report_facts;
 pub mod verify;
@@ -97,6 +99,16 @@ pub struct CheckArgs {
     /// Compare payload schemas (EV053) with this git revision (branch, tag or commit).
     #[arg(long, value_name = "GIT-REF")]
     pub base: Option<String>,
+    /// Also probe the running systems the contracts name (the PR rules), and
+    /// judge migrations by the observed table sizes (see `platcheck probe`).
+    #[arg(long)]
+    pub probe: bool,
+    /// With `probe` or `--probe`: the URL of one target, NAME=URL (repeatable;
+    /// NAME is a contract's metadata.name, or <name>.dedup for an
+    /// EventBoundary's Redis dedup tier). Prefer the environment variable the
+    /// contract names (probe.url_env): a flag is visible in the process list.
+    #[arg(long = "target", value_name = "NAME=URL")]
+    pub target: Vec<String>,
     #[command(flatten)]
     pub fixes: fix::FixFlags,
 }
@@ -136,6 +148,8 @@ pub enum Command {
     Suppressions(CheckArgs),
     /// Replay migrations on a real PostgreSQL or MariaDB/MySQL (scratch database) and compare its locks, rewrites and ALTER algorithms with the lock table's prediction: exit 1 on any disagreement (MG900), 2 when the server cannot be reached.
     Verify(verify::VerifyArgs),
+    /// Compare the contracts with the running systems they name (read-only sessions): every declared-vs-observed difference is a PR finding; same formats, suppressions and baseline as `check`.
+    Probe(CheckArgs),
     /// Serve diagnostics, quick fixes and hover to an editor (Language Server Protocol over stdio).
     Lsp,
     /// Scaffold platcheck.yaml and one example contract per kind (never overwrites).
@@ -162,6 +176,13 @@ pub enum BaselineAction {
         /// Paths to check (default: the working directory).
         #[arg(long = "path", value_name = "PATH")]
         paths: Vec<PathBuf>,
+        /// Record what `platcheck probe` reports instead (the running
+        /// systems' drift), for `platcheck probe --baseline FILE`.
+        #[arg(long)]
+        probe: bool,
+        /// With --probe: the URL of one target, NAME=URL (repeatable).
+        #[arg(long = "target", value_name = "NAME=URL")]
+        target: Vec<String>,
     },
 }
 
@@ -210,10 +231,11 @@ impl From<RunError> for CliError {
 
 pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     let g = cli.global;
+    let only_probe = matches!(cli.command, Some(Command::Probe(_)));
     let text = |s: String| Output::Text(s, Vec::new());
     match cli.command {
-        None => check(&g, &CheckArgs::default(), cwd),
-        Some(Command::Check(args)) => check(&g, &args, cwd),
+        None => check(&g, &CheckArgs::default(), cwd, false),
+        Some(Command::Check(args)) => check(&g, &args, cwd, false),
         Some(Command::Fix(args)) => fix::run(&g, &args, cwd),
         Some(Command::Rule { id }) => rule_doc(&id).map(text),
         Some(Command::Rules) if g.format == Format::Json => Ok(text(commands::rules_json())),
@@ -236,9 +258,30 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
             Ok(text(k.text().to_string()))
         }
         Some(Command::Baseline {
-            action: BaselineAction::Write { file, paths },
-        }) => baseline_write(&g, file, &paths, cwd),
+            action:
+                BaselineAction::Write {
+                    file,
+                    paths,
+                    probe,
+                    target,
+                },
+        }) => {
+            let args = CheckArgs {
+                paths,
+                probe,
+                target,
+                ..CheckArgs::default()
+            };
+            baseline_write(&g, file, &args, probe_request(&args, true)?, cwd)
+        }
         Some(Command::Suppressions(args)) => suppressions(&g, &args, cwd),
+        Some(Command::Probe(args)) => {
+            let args = CheckArgs {
+                probe: true,
+                ..args
+            };
+            check(&g, &args, cwd, only_probe)
+        }
         Some(Command::Report(args)) => {
             let ov = overrides(&g, &args.check_args(), cwd);
             report::run(g.format, &args, cwd, &ov)
@@ -291,6 +334,7 @@ pub(super) fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
         base: args.base.clone(),
         select: g.select.clone(),
         ignore: g.ignore.clone(),
+        probe: None,
     }
 }
 
@@ -320,13 +364,22 @@ fn output_targets(args: &CheckArgs, cwd: &Path) -> Result<Targets, CliError> {
     Ok((primary, extra))
 }
 
-fn check(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError> {
+fn check(g: &Global, args: &CheckArgs, cwd: &Path, only_probe: bool) -> Result<Output, CliError> {
     // Parse --output before the run so a typo fails fast.
     output_targets(args, cwd)?;
     if args.fixes.fix || args.fixes.diff {
+        if only_probe {
+            return Err(CliError(
+                "--fix and --diff belong to `check`: `probe` changes nothing".into(),
+            ));
+        }
         return fix::run(g, args, cwd);
     }
-    let outcome = engine::run(&args.paths, cwd, &overrides(g, args, cwd))?;
+    let ov = Overrides {
+        probe: probe_request(args, only_probe)?,
+        ..overrides(g, args, cwd)
+    };
+    let outcome = engine::run(&args.paths, cwd, &ov)?;
     check_outcome(g, args, cwd, outcome)
 }
 

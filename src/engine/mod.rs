@@ -145,9 +145,13 @@ fn analyze(
         settings: &settings,
         analyses: &analyses,
     };
+    // `platcheck probe` runs the probe family only (the loader's PC
+    // findings still come through: a contract it cannot read is not probed).
+    let only_probe = settings.probe.as_ref().is_some_and(|p| p.only_probe_rules);
     let per_rule: Vec<Sink> = crate::rules::entries()
         .par_iter()
         .filter(|e| settings.severity(e.id).is_some())
+        .filter(|e| !only_probe || crate::rules::pr::covers(e.id))
         .filter_map(|e| match e.check {
             Check::Workspace(check) => Some((e.id, check)),
             Check::Engine => None,
@@ -383,7 +387,20 @@ fn finish(
         }
         findings.push(render(ws, r, severity));
     }
-    for r in suppress::defects(&sups) {
+    // A suppression of a rule this kind of run does not run (a PR rule in
+    // `check`, a CL rule in `probe`) is not unused: the other run uses it.
+    let judged: Vec<suppress::Suppression> = sups
+        .iter()
+        .filter(|s| {
+            s.used
+                || s.defect.is_some()
+                || s.rules
+                    .iter()
+                    .any(|r| catalog::lookup(r).is_none_or(|id| runs(settings, id)))
+        })
+        .cloned()
+        .collect();
+    for r in suppress::defects(&judged) {
         if let Some(severity) = settings.severity(r.rule) {
             findings.push(render(ws, r, severity));
         }
@@ -392,6 +409,17 @@ fn finish(
     findings.dedup();
     waived.sort_by(|a, b| a.finding.sort_key().cmp(&b.finding.sort_key()));
     (findings, waived, sups)
+}
+
+/// Whether this run runs the rule's family: the PR rules only when
+/// probing, and `platcheck probe` nothing but them (and the loader's PC).
+fn runs(settings: &Settings, id: RuleId) -> bool {
+    let probe_rule = crate::rules::pr::covers(id);
+    match &settings.probe {
+        None => !probe_rule,
+        Some(p) if p.only_probe_rules => probe_rule || id.as_str().starts_with("PC"),
+        Some(_) => true,
+    }
 }
 
 fn render(ws: &Workspace, r: Report, severity: Severity) -> Finding {

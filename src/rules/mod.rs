@@ -8,6 +8,7 @@ pub mod mg;
 pub mod mr;
 pub mod pc;
 pub mod policy;
+pub mod pr;
 pub mod xr;
 
 /// Every rule's entry, in id order: each family lists its own.
@@ -18,6 +19,7 @@ pub fn entries() -> Vec<Entry> {
     all.extend(mr::entries());
     all.extend(xr::entries());
     all.extend(mg::entries());
+    all.extend(pr::entries());
     all.sort_by_key(|e| e.id);
     all
 }

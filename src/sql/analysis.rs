@@ -11,7 +11,7 @@ use super::lexer::{self, Token};
 use super::locks::{self, Algorithm, MyPlan, PgMode};
 use super::ops::{Name, Op};
 use super::parse::{self, Parsed};
-pub use super::replay::{Slot, analyze};
+pub use super::replay::{ObservedRows, Slot, analyze, analyze_observed};
 use super::schema::Model;
 use super::split::{self, SplitError};
 use super::{Dialect, classify};

@@ -11,7 +11,24 @@ use crate::workspace::Workspace;
 use std::borrow::Cow;
 
 pub fn analyze(ws: &Workspace, settings: &Settings) -> Analysis {
-    let hist = history::plan(ws, settings);
+    analyze_observed(ws, settings, &ObservedRows::new())
+}
+
+/// Cluster name -> table (lower case) -> row estimate seen on the server.
+pub type ObservedRows =
+    std::collections::BTreeMap<String, std::collections::BTreeMap<String, u128>>;
+
+/// The replay with the table sizes a probe observed (`check --probe`):
+/// they replace what the Cluster's `table_rows` declares, so a lock on a
+/// table that grew is judged as on the large table it is.
+pub fn analyze_observed(ws: &Workspace, settings: &Settings, observed: &ObservedRows) -> Analysis {
+    let mut hist = history::plan(ws, settings);
+    for ctx in hist.ctx.values_mut() {
+        if let Some(rows) = ctx.cluster.as_ref().and_then(|c| observed.get(c)) {
+            ctx.table_rows
+                .extend(rows.iter().map(|(t, r)| (t.clone(), *r)));
+        }
+    }
     let mut files = Vec::new();
     // Groups of one history are adjacent (a Cluster's directories).
     let histories = hist.groups.chunk_by(|a, b| a.history == b.history);
