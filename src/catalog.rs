@@ -220,6 +220,48 @@ pub fn lookup(key: &str) -> Option<RuleId> {
     RuleId::parse(&upper).or_else(|| RuleId::ALL.iter().copied().find(|r| r.meta().name == key))
 }
 
+/// The rules a selector names, as the config's `rules:`/`select:`/
+/// `ignore:`/`overrides:`, `--select`/`--ignore`, suppressions and
+/// `platcheck rule` accept it (like ruff and buf): an id (`MG001`), a rule
+/// name (`create-index-without-concurrently`), a family (`MG`), an id
+/// prefix with its star (`MG03*`) or `ALL`. With how specific it is (0 ALL,
+/// 1 family, 2 prefix, 3 one rule): a more specific entry wins.
+pub fn select(key: &str) -> Option<(u8, Vec<RuleId>)> {
+    if let Some(id) = lookup(key) {
+        return Some((3, vec![id]));
+    }
+    let upper = key.to_ascii_uppercase();
+    if upper == "ALL" || upper == "*" {
+        return Some((0, RuleId::ALL.to_vec()));
+    }
+    // A prefix longer than the family needs its `*`: a bare `CL12` is more
+    // likely a typo of CL012 than a wish for CL120 and CL121.
+    let prefix = match upper.strip_suffix('*') {
+        Some(p) => p,
+        None if upper.len() == 2 => &upper,
+        None => return None,
+    };
+    let shaped = prefix.len() >= 2
+        && prefix.len() < 5
+        && prefix[..2].chars().all(|c| c.is_ascii_uppercase())
+        && prefix[2..].chars().all(|c| c.is_ascii_digit());
+    if !shaped {
+        return None;
+    }
+    let rules: Vec<RuleId> = RuleId::ALL
+        .iter()
+        .copied()
+        .filter(|r| r.as_str().starts_with(prefix))
+        .collect();
+    let rank = if prefix.len() == 2 { 1 } else { 2 };
+    (!rules.is_empty()).then_some((rank, rules))
+}
+
+/// Whether `key` (a selector) names `rule`.
+pub fn selects(key: &str, rule: RuleId) -> bool {
+    select(key).is_some_and(|(_, rules)| rules.contains(&rule))
+}
+
 /// Fills `{name}` placeholders of a template. A placeholder without a value
 /// stays visible, so a missing argument shows in snapshots instead of hiding.
 pub fn render_template(template: &str, vars: &[(&str, String)]) -> String {

@@ -7,7 +7,6 @@ use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
     let cwd = match std::env::current_dir() {
         Ok(d) => d,
         Err(e) => {
@@ -15,6 +14,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let args = match cli::args::prepare(std::env::args_os().collect(), &cwd) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("platcheck: error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let cli = Cli::parse_from(args);
     match cli::execute(cli, &cwd) {
         Ok(Output::Text(text, files)) => {
             if let Err(e) = write_files(&files) {

@@ -57,6 +57,16 @@ pub struct Outcome {
     /// The findings suppressed inline or by the baseline, with what hid
     /// them: the launch report shows them as waivers.
     pub waived: Vec<Waived>,
+    /// When named paths lay inside a larger workspace: the display paths
+    /// the findings were limited to (`None`: every file of the run).
+    pub scope: Option<BTreeSet<String>>,
+}
+
+impl Outcome {
+    /// Whether findings about this file (display path) are reported.
+    pub fn in_scope(&self, display: &str) -> bool {
+        self.scope.as_ref().is_none_or(|s| s.contains(display))
+    }
 }
 
 /// A finding that a suppression or the baseline hid.

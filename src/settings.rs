@@ -15,6 +15,10 @@ use std::path::{Path, PathBuf};
 
 // Defined with the reading and writing of files, which need them too.
 pub use crate::read::{CONFIG_NAME, DEFAULT_MAX_FILE_SIZE};
+
+mod selection;
+pub use selection::FileOverride;
+
 pub const DEFAULT_PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// PATH_MAX on Linux: no path a glob could match is longer.
@@ -36,6 +40,10 @@ pub struct Overrides {
     pub base: Option<String>,
     /// `--follow-external-links`: read through links that leave the repository.
     pub follow_external_links: bool,
+    /// `--select`: only these rules run (replaces the config's `select`).
+    pub select: Vec<String>,
+    /// `--ignore`: these rules do not run (added to the config's `ignore`).
+    pub ignore: Vec<String>,
     /// `platcheck probe` / `check --probe`: compare contracts with the running systems.
     pub probe: Option<ProbeRequest>,
 }
@@ -63,6 +71,9 @@ pub struct SqlSettings {
     pub dialect: String,
     pub version: String,
     pub large_table_rows: u128,
+    /// `sql.unknown_table_size: small`: undeclared tables count as small
+    /// (by default they count as large, and blocking statements are errors).
+    pub unknown_small: bool,
     pub assume_in_transaction: bool,
     /// `sql.layout`: how migration directories are laid out; `None` detects it.
     pub layout: Option<String>,
@@ -95,12 +106,20 @@ pub struct Settings {
     pub sql: SqlSettings,
     /// Severity overrides; `None` turns a rule off.
     pub severities: BTreeMap<RuleId, Option<Severity>>,
+    /// Per-file severity overrides (`overrides:`), in config order.
+    pub file_overrides: Vec<FileOverride>,
+    /// The config's `select:` until `--select` (which replaces it) is known.
+    config_select: Option<Vec<RuleId>>,
     /// Problems in the config file (PC003, PC008), against file index 0.
     pub problems: Vec<Report>,
     /// `--base <git-ref>` (EV053); `None` leaves schema compatibility unchecked.
     pub base: Option<String>,
     /// Where inputs may be read from (the config root, the named paths).
     pub scope: crate::read::Scope,
+    /// Named paths inside a larger workspace (normalised, absolute): only
+    /// their findings are reported, so analyses may skip what cannot reach
+    /// them (a migration history with no named file). `None`: everything.
+    pub report_only: Option<Vec<PathBuf>>,
     /// Set when the run probes the running systems.
     pub probe: Option<ProbeSettings>,
     /// Config `probe:` values, kept until the run asks to probe.
@@ -148,6 +167,7 @@ impl Settings {
         if let Some(b) = &ov.baseline {
             s.baseline = Some(b.clone());
         }
+        s.select_from_flags(ov)?;
         s.no_inline_suppressions = ov.no_inline_suppressions;
         s.changed_since = ov.changed_since.clone();
         s.base.clone_from(&ov.base);
@@ -177,6 +197,9 @@ impl Settings {
     pub fn from_source(src: SourceFile) -> Settings {
         let mut s = Settings::defaults(PathBuf::from("."));
         s.apply_file(&src);
+        if let Some(keep) = s.config_select.take() {
+            s.keep_only(&keep);
+        }
         s.config = Some(src);
         s
     }
@@ -200,15 +223,19 @@ impl Settings {
                 dialect: "postgresql".into(),
                 version: "15".into(),
                 large_table_rows: 1_000_000,
+                unknown_small: false,
                 assume_in_transaction: false,
                 layout: None,
                 tool: None,
                 lint_down: true,
             },
             severities: BTreeMap::new(),
+            file_overrides: Vec::new(),
+            config_select: None,
             problems: Vec::new(),
             base: None,
             scope: crate::read::Scope::default(),
+            report_only: None,
             probe: None,
             probe_config: (BTreeMap::new(), DEFAULT_PROBE_TIMEOUT),
         }
@@ -222,7 +249,7 @@ impl Settings {
         }
     }
 
-    fn problem(
+    pub(super) fn problem(
         &mut self,
         rule: RuleId,
         span: crate::source::Span,
@@ -379,6 +406,9 @@ impl Settings {
             {
                 self.sql.large_table_rows = r;
             }
+            if let Some(u) = sql.get("unknown_table_size").and_then(Node::as_str) {
+                self.sql.unknown_small = u == "small";
+            }
             if let Some(b) = sql.get("assume_in_transaction").and_then(Node::as_bool) {
                 self.sql.assume_in_transaction = b;
             }
@@ -411,37 +441,53 @@ impl Settings {
             }
         }
         if let Some(rules) = root.get("rules") {
+            let mut entries = Vec::new();
             for (key, value) in rules.entries() {
-                let Some(id) = RuleId::parse(&key.name) else {
-                    let names: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
-                    let hint = schema::suggest(&key.name, &names)
-                        .map(|s| format!("; did you mean `{s}`?"))
-                        .unwrap_or_else(|| "; `platcheck rules` lists them".into());
-                    let pointer = format!("/rules/{}", key.name);
-                    self.problem(
-                        RuleId::PC008,
-                        key.span,
-                        &pointer,
-                        format!("unknown rule `{}`{hint}", key.name),
-                    );
-                    if let Some(s) = schema::suggest_unique(&key.name, &names)
-                        && let Some(r) = self.problems.last_mut()
-                    {
-                        r.vars.push(("suggestion", s.to_string()));
-                    }
-                    continue;
-                };
-                match value.as_str() {
-                    Some("off") => {
-                        self.severities.insert(id, None);
-                    }
-                    Some(s) => {
-                        if let Some(sev) = Severity::parse(s) {
-                            self.severities.insert(id, Some(sev));
-                        }
-                    }
-                    None => {}
+                let pointer = format!("/rules/{}", key.name);
+                match self.selector(&key.name, key.span, &pointer) {
+                    Some((rank, ids)) => entries.push((rank, ids, value.as_str())),
+                    None => continue,
                 }
+            }
+            // `MG: warning` then `MG001: error`: the more specific wins.
+            entries.sort_by_key(|(rank, _, _)| *rank);
+            for (_, ids, value) in entries {
+                for id in ids {
+                    match value {
+                        Some("off") => self.turn_off(id),
+                        Some(s) => {
+                            if let Some(sev) = Severity::parse(s) {
+                                self.severities.insert(id, Some(sev));
+                            }
+                        }
+                        None => {}
+                    }
+                }
+            }
+        }
+        if let Some(sel) = root.get("select") {
+            let mut keep = Vec::new();
+            for (i, n) in sel.as_seq().iter().enumerate() {
+                if let Some(k) = n.as_str()
+                    && let Some((_, ids)) = self.selector(k, n.span, &format!("/select/{i}"))
+                {
+                    keep.extend(ids);
+                }
+            }
+            self.config_select = Some(keep);
+        }
+        if let Some(ign) = root.get("ignore") {
+            for (i, n) in ign.as_seq().iter().enumerate() {
+                if let Some(k) = n.as_str()
+                    && let Some((_, ids)) = self.selector(k, n.span, &format!("/ignore/{i}"))
+                {
+                    ids.into_iter().for_each(|r| self.turn_off(r));
+                }
+            }
+        }
+        if let Some(ovs) = root.get("overrides") {
+            for (i, o) in ovs.as_seq().iter().enumerate() {
+                self.file_override(o, i);
             }
         }
     }

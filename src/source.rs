@@ -15,6 +15,10 @@ pub enum FileClass {
     Markdown,
 }
 
+/// The first line of a runbook `platcheck init` wrote as a placeholder: the
+/// launch report treats a runbook starting with it as missing evidence.
+pub const PLACEHOLDER_RUNBOOK: &str = "<!-- TODO(platcheck init): placeholder runbook; write the real procedure, then delete this line -->";
+
 /// The path as reported: relative to `cwd` when below it, `/`-separated.
 pub fn display_path(path: &Path, cwd: &Path) -> String {
     let rel = path.strip_prefix(cwd).unwrap_or(path);

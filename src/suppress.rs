@@ -138,7 +138,7 @@ pub fn scan(file: usize, src: &SourceFile, class: FileClass, today: Date) -> Vec
         }
         if s.rules.is_empty() {
             s.defect = Some(("no_rule", String::new()));
-        } else if let Some(bad) = s.rules.iter().find(|r| RuleId::parse(r).is_none()) {
+        } else if let Some(bad) = s.rules.iter().find(|r| crate::catalog::select(r).is_none()) {
             s.defect = Some(("unknown", bad.clone()));
         } else if s.reason.is_empty() {
             s.defect = Some(("no_reason", String::new()));
@@ -186,7 +186,7 @@ pub fn matches(sups: &mut [Suppression], file: usize, line: usize, rule: RuleId)
         if s.file == file
             && s.target_line == line
             && s.defect.is_none()
-            && s.rules.iter().any(|r| r == rule.as_str())
+            && s.rules.iter().any(|r| crate::catalog::selects(r, rule))
         {
             s.used = true;
             return Some(i);
@@ -201,7 +201,19 @@ pub fn defects(sups: &[Suppression]) -> Vec<Report> {
         .filter_map(|s| {
             let base = Report::new(RuleId::PC010, s.file, s.span).var("rules", s.rules.join(", "));
             match &s.defect {
-                Some((variant, detail)) => Some(base.variant(variant).var("detail", detail)),
+                Some((variant, detail)) => {
+                    let hint = match crate::contracts::schema::select_rules(detail) {
+                        Err(msg) if *variant == "unknown" => msg
+                            .split_once("; ")
+                            .map_or(String::new(), |(_, h)| format!("; {h}")),
+                        _ => String::new(),
+                    };
+                    Some(
+                        base.variant(variant)
+                            .var("detail", detail)
+                            .var("hint", hint),
+                    )
+                }
                 None if !s.used => Some(base.variant("unused").var("line", s.target_line)),
                 None => None,
             }

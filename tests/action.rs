@@ -375,3 +375,26 @@ fn action_paths_can_never_become_flags_or_globs() {
     );
     assert!(!r.stdout.contains("file=other.yaml"), "{}", r.stdout);
 }
+
+/// `paths:` names files, but the whole repository is the context: a
+/// migration named alone is judged with the Cluster that marks its table hot.
+#[test]
+fn action_paths_are_checked_with_the_whole_repository() {
+    let ws = tempfile::tempdir().unwrap();
+    common::copy_tree(&common::root().join("examples/clean"), ws.path(), None);
+    let risky = "migrations/orders-db/0008_index_status.sql";
+    std::fs::write(
+        ws.path().join(risky),
+        "CREATE INDEX idx_orders_status ON orders (status);\n",
+    )
+    .unwrap();
+    let r = run_action(ws.path(), &[("version", "preinstalled"), ("paths", risky)]);
+    assert!(r.failed, "{}", r.stdout);
+    assert!(
+        r.stdout.contains(&format!("::error file={risky},line=1,")) && r.stdout.contains("MG001"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("orders (hot table)"), "{}", r.stdout);
+    assert!(!r.stdout.contains("file=contracts/"), "{}", r.stdout);
+}

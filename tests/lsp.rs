@@ -393,10 +393,14 @@ fn diagnostics_quick_fixes_hover_and_watched_contracts() {
     );
     assert!(text.contains("/rules/mg/MG031.md)"), "{text}");
     // The Cluster contract changes on disk: its migrations are judged again
-    // (orders is no longer hot, so MG001 drops to a warning).
+    // (orders is no longer hot but sized small, so MG001 drops to a warning;
+    // an undeclared size would stay an error: the gate fails closed).
     std::fs::write(
         repo.path().join("db.yaml"),
-        CLUSTER.replace("hot_tables: [orders]", "hot_tables: []"),
+        CLUSTER.replace(
+            "hot_tables: [orders]",
+            "hot_tables: []\n    table_rows: { orders: 10k }",
+        ),
     )
     .unwrap();
     client.notify(

@@ -65,6 +65,8 @@ fn outcome(files: Vec<(String, String)>, raw: Vec<RawFinding>) -> Outcome {
             contract: None,
             pointer,
             sql: None,
+            fix: None,
+            related: Vec::new(),
         });
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

@@ -59,6 +59,8 @@ fn outcome(u: &mut Unstructured) -> Result<Outcome> {
             },
             pointer: u.arbitrary()?,
             sql: None,
+            fix: None,
+            related: Vec::new(),
         });
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

@@ -10,6 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
+pub mod args;
 mod commands;
 pub mod fix;
 mod probe;
@@ -17,23 +18,21 @@ use probe::probe_request;
 pub mod report;
 pub mod report_facts;
 pub mod verify;
-use commands::{baseline_write, rule_doc, rules_table, suppressions};
+use commands::{baseline_write, init, rule_doc, rules_table, suppressions};
 
 #[derive(Parser, Debug)]
 #[command(
     name = "platcheck",
     version,
     about = "Lint data-platform contracts, event boundaries, migrations and mirrored docs",
-    args_conflicts_with_subcommands = true
+    after_help = "Without a command, `platcheck [PATHS]...` is `platcheck check [PATHS]...`."
 )]
 pub struct Cli {
     #[command(flatten)]
     pub global: Global,
+    /// The command (default: `check`; see `args::prepare`).
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Paths to check when no subcommand is given (same as `check`).
-    #[command(flatten)]
-    pub check: CheckArgs,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -56,6 +55,12 @@ pub struct Global {
     /// Print findings only: no header line.
     #[arg(long, short, global = true)]
     pub quiet: bool,
+    /// Run only these rules (ids, names, families like MG, prefixes like MG03*; comma-separated or repeated). Replaces the config's `select`.
+    #[arg(long, global = true, value_delimiter = ',', value_name = "RULES")]
+    pub select: Vec<String>,
+    /// Do not run these rules (same forms as --select), besides the config's `ignore`.
+    #[arg(long, global = true, value_delimiter = ',', value_name = "RULES")]
+    pub ignore: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -124,8 +129,12 @@ pub enum Command {
         /// Rule id (CL011) or name (rpo-zero-with-async-replication).
         id: String,
     },
-    /// List every rule: id, severity, name, message.
+    /// List every rule: id, severity, name, message (`--format json`: every field).
     Rules,
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions { shell: clap_complete::Shell },
+    /// Print the man page (roff) for `man -l -`.
+    Man,
     /// Print an embedded JSON Schema.
     Schema {
         #[arg(value_parser = ["cluster", "event-boundary", "config", "report"])]
@@ -150,6 +159,14 @@ pub enum Command {
     Init {
         /// Directory to scaffold into (default: the working directory).
         dir: Option<PathBuf>,
+        /// The migration tool (default: detected from the migration directories' shapes).
+        #[arg(long, value_parser = tool_names())]
+        tool: Option<String>,
+        /// Then check the directory and record every existing finding in
+        /// .platcheck-baseline.json, which the config names: the next run is
+        /// clean and only new work is judged.
+        #[arg(long)]
+        baseline: bool,
     },
 }
 
@@ -170,6 +187,10 @@ pub enum BaselineAction {
         #[arg(long = "target", value_name = "NAME=URL")]
         target: Vec<String>,
     },
+}
+
+fn tool_names() -> Vec<&'static str> {
+    crate::sql::history::tool_names()
 }
 
 fn parse_today(s: &str) -> Result<jiff::civil::Date, String> {
@@ -218,11 +239,14 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     let only_probe = matches!(cli.command, Some(Command::Probe(_)));
     let text = |s: String| Output::Text(s, Vec::new());
     match cli.command {
-        None => check(&g, &cli.check, cwd, false),
+        None => check(&g, &CheckArgs::default(), cwd, false),
         Some(Command::Check(args)) => check(&g, &args, cwd, false),
         Some(Command::Fix(args)) => fix::run(&g, &args, cwd),
         Some(Command::Rule { id }) => rule_doc(&id).map(text),
+        Some(Command::Rules) if g.format == Format::Json => Ok(text(commands::rules_json())),
         Some(Command::Rules) => Ok(text(rules_table())),
+        Some(Command::Completions { shell }) => Ok(text(args::completions(shell))),
+        Some(Command::Man) => args::man().map(text).map_err(CliError),
         Some(Command::Gate(args)) => crate::mirror::gate_cmd::run(
             &args.paths,
             cwd,
@@ -284,11 +308,11 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
                 })
                 .map_err(CliError)
         }
-        Some(Command::Init { dir }) => {
-            crate::init::scaffold(&dir.unwrap_or_else(|| cwd.to_path_buf()))
-                .map(text)
-                .map_err(CliError)
-        }
+        Some(Command::Init {
+            dir,
+            tool,
+            baseline,
+        }) => init(&g, dir, tool.as_deref(), baseline, cwd),
     }
 }
 
@@ -314,6 +338,8 @@ pub(super) fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
         changed_since: args.changed_since.clone(),
         base: args.base.clone(),
         follow_external_links: args.follow_external_links,
+        select: g.select.clone(),
+        ignore: g.ignore.clone(),
         probe: None,
     }
 }
@@ -373,7 +399,7 @@ pub(crate) fn check_outcome(
     let (primary, extra) = output_targets(args, cwd)?;
     let style = human::Style {
         color: use_color(g.color) && primary.is_none(),
-        width: 100,
+        width: if primary.is_some() { 0 } else { width() },
         quiet: g.quiet,
     };
     let plain = human::Style {
@@ -444,6 +470,24 @@ fn refuse_inputs(files: &[FileWrite], outcome: &Outcome) -> Result<(), CliError>
         }
     }
     Ok(())
+}
+
+/// Columns for human output: `COLUMNS`, else the terminal's width; output
+/// that goes to a pipe or a file is not wrapped (0).
+fn width() -> usize {
+    if let Some(n) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|n| *n > 0)
+    {
+        return n.max(40);
+    }
+    if std::io::stdout().is_terminal()
+        && let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size()
+    {
+        return usize::from(w).max(40);
+    }
+    0
 }
 
 fn use_color(c: ColorArg) -> bool {

@@ -306,10 +306,16 @@ fn map_error(
             )]
         }
         K::Enum { options } => {
-            let allowed = options
+            let names: Vec<String> = options
                 .as_array()
-                .map(|a| a.iter().map(json_text).collect::<Vec<_>>().join(", "))
+                .map(|a| a.iter().map(json_text).collect())
                 .unwrap_or_default();
+            let known: Vec<&str> = names.iter().map(String::as_str).collect();
+            let allowed = names.join(", ");
+            let hint = node
+                .scalar_text()
+                .and_then(|v| suggest(&v, &known))
+                .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
             vec![at(
                 RuleId::PC004,
                 node.span,
@@ -322,6 +328,7 @@ fn map_error(
                     ),
                     ("where", place(pointer)),
                     ("allowed", allowed),
+                    ("hint", hint),
                 ],
             )]
         }
@@ -380,13 +387,35 @@ fn place(pointer: &str) -> String {
 
 /// A near-miss suggestion: same name ignoring case and `-`/`_`, or within a
 /// small edit distance.
+/// A rule selector's rules, or the message for one that names none (with a
+/// did-you-mean among rule ids and names).
+pub fn select_rules(key: &str) -> Result<(u8, Vec<RuleId>), String> {
+    crate::catalog::select(key).ok_or_else(|| {
+        let mut names: Vec<&str> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
+        names.extend(RuleId::ALL.iter().map(|r| r.meta().name.as_str()));
+        let hint = suggest(&key.to_ascii_uppercase(), &names)
+            .or_else(|| suggest(key, &names))
+            .map(|s| format!("; did you mean `{s}`?"))
+            .unwrap_or_else(|| {
+                "; `platcheck rules` lists them (ids, names, families like MG, prefixes like MG03*)"
+                    .into()
+            });
+        format!("unknown rule `{key}`{hint}")
+    })
+}
+
 pub fn suggest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
     let norm = |s: &str| s.to_ascii_lowercase().replace('-', "_");
     let k = norm(key);
     if let Some(exact) = known.iter().find(|c| norm(c) == k) {
         return Some(exact);
     }
-    let limit = if k.len() <= 4 { 1 } else { 2 };
+    // Long names (rule names) tolerate a typo more per word.
+    let limit = match k.len() {
+        0..=4 => 1,
+        5..=15 => 2,
+        _ => 3,
+    };
     known
         .iter()
         .map(|c| (edit_distance(&k, &norm(c)), *c))

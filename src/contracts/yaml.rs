@@ -89,6 +89,26 @@ impl Node {
         Some(node)
     }
 
+    /// The node at `pointer`, mutably (the loader blanks invalid values).
+    pub fn pointer_mut(&mut self, pointer: &str) -> Option<&mut Node> {
+        if pointer.is_empty() {
+            return Some(self);
+        }
+        let mut node = self;
+        for raw in pointer.strip_prefix('/')?.split('/') {
+            let token = raw.replace("~1", "/").replace("~0", "~");
+            node = match &mut node.value {
+                Value::Map(entries) => entries
+                    .iter_mut()
+                    .find(|(k, _)| k.name == token)
+                    .map(|(_, v)| v)?,
+                Value::Seq(items) => items.get_mut(token.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(node)
+    }
+
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
             Value::Str(s) => Some(s),

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 mod inspect;
 mod isolate;
 mod loading;
+mod scope;
 pub use inspect::inspect;
 use loading::{Loaded, isolated, load_candidate, load_text, panic_text};
 use std::collections::BTreeMap;
@@ -68,8 +69,10 @@ pub fn run_overlay(
         paths.to_vec()
     };
     let mut settings = Settings::load(&search_start(&paths, cwd), cwd, overrides)?;
+    let (walk, scope) = scope::plan(&paths, cwd, &settings);
+    settings.report_only.clone_from(&scope);
     settings.admit_named(&paths, cwd);
-    let found = discover::discover(&paths, cwd, &settings).map_err(RunError::Usage)?;
+    let found = discover::discover(&walk, cwd, &settings).map_err(RunError::Usage)?;
     // Files are read and parsed in parallel; merging in discovery order keeps
     // the output independent of scheduling.
     let loaded: Vec<Loaded> = found
@@ -85,7 +88,11 @@ pub fn run_overlay(
             }
         })
         .collect();
-    analyze(settings, cwd, &found, loaded)
+    let mut outcome = analyze(settings, cwd, &found, loaded)?;
+    if let Some(scope) = scope {
+        scope::restrict(&mut outcome, &scope, cwd);
+    }
+    Ok(outcome)
 }
 
 /// Checks in-memory files (display path, class, text) as if they had been
@@ -274,6 +281,7 @@ fn analyze(
         suppressions,
         notes,
         waived,
+        scope: None,
     })
 }
 
@@ -358,7 +366,14 @@ fn finish(
         // Audits see everything; the suppressions stay listed, unmatched.
         let mut findings: Vec<Finding> = reports
             .into_iter()
-            .filter_map(|r| settings.severity(r.rule).map(|s| render(ws, r, s)))
+            .filter_map(|r| {
+                let (sev, configured) = settings.severity_at(r.rule, &ws.files[r.file].path);
+                let sev = match (sev, r.severity) {
+                    (Some(_), Some(own)) if !configured => Some(own),
+                    (s, _) => s,
+                };
+                sev.map(|s| render(ws, r, s))
+            })
             .collect();
         findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         findings.dedup();
@@ -367,12 +382,13 @@ fn finish(
     let mut findings = Vec::new();
     let mut waived = Vec::new();
     for r in reports {
-        let Some(mut severity) = settings.severity(r.rule) else {
+        let (severity, configured) = settings.severity_at(r.rule, &ws.files[r.file].path);
+        let Some(mut severity) = severity else {
             continue;
         };
         // A per-finding severity applies unless the config overrides the rule.
         if let Some(s) = r.severity
-            && !settings.severities.contains_key(&r.rule)
+            && !configured
         {
             severity = s;
         }

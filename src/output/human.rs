@@ -14,6 +14,7 @@ use std::fmt::{self, Write as _};
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
     pub color: bool,
+    /// Columns to wrap prose at; 0: never wrap (output that is not a terminal).
     pub width: usize,
     pub quiet: bool,
 }
@@ -43,7 +44,7 @@ impl SourceCode for Src<'_> {
             src.text.len()
         };
         Ok(Box::new(MietteSpanContents::new_named(
-            escape::file_name(&src.display).into_owned(),
+            src.display.clone(),
             &src.text.as_bytes()[from..to],
             (from..to).into(),
             first - 1,
@@ -58,14 +59,53 @@ impl SourceCode for Src<'_> {
 /// is unreadable in a terminal anyway, so the finding is printed without it.
 const MAX_SNIPPET_LINE: usize = 4096;
 
+/// One finding, or several of one rule on one contract (five EV010 clauses,
+/// four EV071 consumers) shown as one report with a numbered label each.
 struct Diag<'a> {
-    f: &'a Finding,
+    fs: Vec<&'a Finding>,
     src: Src<'a>,
-    url: String,
-    /// The message and help with control characters made visible.
+    /// The message and helps with control characters made visible.
     message: String,
-    help: String,
+    helps: Vec<String>,
+    url: String,
     snippet: bool,
+}
+
+impl<'a> Diag<'a> {
+    fn new(fs: Vec<&'a Finding>, src: &'a SourceFile) -> Diag<'a> {
+        let f = fs[0];
+        let message = match (&f.contract, fs.len()) {
+            (Some(c), n) if n > 1 => {
+                let mut m = format!("{n} findings on {} {}:", c.kind, c.name);
+                for (i, g) in fs.iter().enumerate() {
+                    let _ = write!(m, "\n({}) {}", i + 1, g.message);
+                }
+                m
+            }
+            _ => f.message.clone(),
+        };
+        // Several helps that differ are each shown; equal ones once.
+        let mut helps: Vec<String> = Vec::new();
+        for g in &fs {
+            if let Some(h) = g.help.as_deref().filter(|h| !h.is_empty()) {
+                let h = escape::controls(h).into_owned();
+                if !helps.contains(&h) {
+                    helps.push(h);
+                }
+            }
+        }
+        Diag {
+            url: f.rule.url(),
+            snippet: fs.iter().all(|g| snippet_fits(src, g)),
+            fs,
+            src: Src(src),
+            message: escape::controls(&message).into_owned(),
+            helps,
+        }
+    }
+    fn first(&self) -> &Finding {
+        self.fs[0]
+    }
 }
 
 impl fmt::Debug for Diag<'_> {
@@ -82,23 +122,23 @@ impl std::error::Error for Diag<'_> {}
 
 impl Diagnostic for Diag<'_> {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(format!(
-            "{} {}",
-            self.f.rule,
-            self.f.rule.meta().name
-        )))
+        let rule = self.first().rule;
+        Some(Box::new(format!("{} {}", rule, rule.meta().name)))
     }
     fn severity(&self) -> Option<miette::Severity> {
-        Some(match self.f.severity {
+        let worst = self.fs.iter().map(|f| f.severity).max()?;
+        Some(match worst {
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,
             Severity::Notice => miette::Severity::Advice,
         })
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        let help = self.help.as_str();
-        let sep = if help.is_empty() { "" } else { "\n" };
-        Some(Box::new(format!("{help}{sep}docs: {}", self.url)))
+        let mut text = self.helps.join("\n");
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        Some(Box::new(format!("{text}docs: {}", self.url)))
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
         self.snippet.then_some(&self.src as &dyn SourceCode)
@@ -107,17 +147,58 @@ impl Diagnostic for Diag<'_> {
         if !self.snippet {
             return None;
         }
-        let label = match &self.f.pointer {
-            Some(p) if !p.is_empty() => format!("{} {}", self.f.severity.as_str(), p),
-            _ => self.f.severity.as_str().to_string(),
-        };
-        let label = escape::controls(&label).into_owned();
-        Some(Box::new(std::iter::once(LabeledSpan::new(
-            Some(label),
-            self.f.start,
-            self.f.end - self.f.start,
-        ))))
+        let numbered = self.fs.len() > 1;
+        // Findings at one span share one label: `(1, 2, 3) error /pointer`.
+        let mut labels: Vec<(usize, usize, String, Vec<usize>)> = Vec::new();
+        for (i, f) in self.fs.iter().enumerate() {
+            let text = match &f.pointer {
+                Some(p) if !p.is_empty() => format!("{} {}", f.severity.as_str(), p),
+                _ => f.severity.as_str().to_string(),
+            };
+            let text = escape::controls(&text).into_owned();
+            match labels
+                .iter_mut()
+                .find(|(s, e, t, _)| *s == f.start && *e == f.end && *t == text)
+            {
+                Some(l) => l.3.push(i + 1),
+                None => labels.push((f.start, f.end, text, vec![i + 1])),
+            }
+        }
+        Some(Box::new(labels.into_iter().map(
+            move |(start, end, text, ns)| {
+                let label = if numbered {
+                    let ns: Vec<String> = ns.iter().map(usize::to_string).collect();
+                    format!("({}) {text}", ns.join(", "))
+                } else {
+                    text
+                };
+                LabeledSpan::new(Some(label), start, end - start)
+            },
+        )))
     }
+}
+
+/// Findings in print order, those of one rule on one contract together
+/// (at the place of the first).
+fn groups(findings: &[Finding]) -> Vec<Vec<&Finding>> {
+    let mut out: Vec<Vec<&Finding>> = Vec::new();
+    let mut at: std::collections::HashMap<(&str, crate::RuleId, &str, &str), usize> =
+        std::collections::HashMap::new();
+    for f in findings {
+        let Some(c) = &f.contract else {
+            out.push(vec![f]);
+            continue;
+        };
+        let key = (f.file.as_str(), f.rule, c.kind.as_str(), c.name.as_str());
+        match at.get(&key) {
+            Some(&i) => out[i].push(f),
+            None => {
+                at.insert(key, out.len());
+                out.push(vec![f]);
+            }
+        }
+    }
+    out
 }
 
 pub fn render(outcome: &Outcome, style: Style) -> String {
@@ -126,10 +207,21 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
     } else {
         GraphicalTheme::unicode_nocolor()
     };
-    let handler = GraphicalReportHandler::new_themed(theme)
-        .with_width(style.width)
+    // Words are never split (not at hyphens, not after a `/` in a path): a
+    // line that cannot fit runs long instead.
+    let base = GraphicalReportHandler::new_themed(theme)
         .with_links(false)
-        .with_context_lines(1);
+        .with_context_lines(1)
+        .with_break_words(false)
+        .with_word_separator(textwrap::WordSeparator::AsciiSpace)
+        .with_word_splitter(textwrap::WordSplitter::NoHyphenation);
+    let handler = if style.width == 0 {
+        base.clone().with_wrap_lines(false)
+    } else {
+        base.clone().with_width(style.width)
+    };
+    // A unified diff (MR004) is shown as the diff tool prints it.
+    let verbatim = base.with_wrap_lines(false);
     let mut out = String::new();
     if !style.quiet {
         let _ = writeln!(
@@ -153,30 +245,23 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
     let mut shown: std::collections::HashMap<&str, SourceFile> = std::collections::HashMap::new();
     for f in &outcome.findings {
         let raw = files.get(f.file.as_str()).copied().unwrap_or(&empty);
-        let src: &SourceFile = match escape::controls_in_place(&raw.text) {
-            std::borrow::Cow::Borrowed(_) => raw,
-            std::borrow::Cow::Owned(text) => shown
+        if let std::borrow::Cow::Owned(text) = escape::controls_in_place(&raw.text) {
+            shown
                 .entry(raw.display.as_str())
-                .or_insert_with(|| SourceFile::new(&raw.display, &raw.path, &text)),
-        };
-        let _ = writeln!(
-            out,
-            "{}:{}:{}: {} [{}]",
-            escape::file_name(&f.file),
-            f.line,
-            f.column,
-            f.severity.as_str(),
-            f.rule
-        );
-        let diag = Diag {
-            f,
-            src: Src(src),
-            url: f.rule.url(),
-            message: escape::controls(&f.message).into_owned(),
-            help: escape::controls(f.help.as_deref().unwrap_or("")).into_owned(),
-            snippet: snippet_fits(src, f),
-        };
-        let _ = handler.render_report(&mut out, &diag);
+                .or_insert_with(|| SourceFile::new(&raw.display, &raw.path, &text));
+        }
+    }
+    for group in groups(&outcome.findings) {
+        let f = group[0];
+        let raw = files.get(f.file.as_str()).copied().unwrap_or(&empty);
+        let src = shown.get(raw.display.as_str()).unwrap_or(raw);
+        let _ = writeln!(out, "{}", header(f, group.len(), style.color));
+        let is_diff = group
+            .iter()
+            .any(|g| g.help.as_deref().is_some_and(|h| h.contains("\n@@ ")));
+        let diag = Diag::new(group, src);
+        let h = if is_diff { &verbatim } else { &handler };
+        let _ = h.render_report(&mut out, &diag);
         out.push('\n');
     }
     let s = &outcome.summary;
@@ -194,6 +279,27 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
         s.suppressed
     );
     out
+}
+
+/// `file:line:col: severity [ID]`, the severity and id in its colour (as
+/// miette colours the report under it) when colour is on.
+fn header(f: &Finding, n: usize, color: bool) -> String {
+    let place = format!("{}:{}:{}:", escape::file_name(&f.file), f.line, f.column);
+    let times = if n > 1 {
+        format!(" ×{n}")
+    } else {
+        String::new()
+    };
+    let tag = format!("{} [{}]{times}", f.severity.as_str(), f.rule);
+    if !color {
+        return format!("{place} {tag}");
+    }
+    let code = match f.severity {
+        Severity::Error => "1;31",
+        Severity::Warning => "1;33",
+        Severity::Notice => "1;36",
+    };
+    format!("\x1b[1m{place}\x1b[0m \x1b[{code}m{tag}\x1b[0m")
 }
 
 /// Whether the finding's lines, with a line of context either side, are

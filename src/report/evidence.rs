@@ -51,6 +51,9 @@ pub struct Found {
 pub struct Ctx<'a> {
     pub today: Date,
     pub line_of: &'a dyn Fn(&Node) -> usize,
+    /// Whether a value names a placeholder runbook (`platcheck init`'s TODO
+    /// files): such a value is missing evidence, not evidence.
+    pub placeholder: &'a dyn Fn(&str) -> bool,
 }
 
 const MAX_VALUE: usize = 120;
@@ -184,6 +187,17 @@ impl<'a> Walk<'a, '_> {
     }
 
     fn leaf(&mut self, node: &'a Node, parent: Option<&'a Node>, at: Path) {
+        if node.as_str().is_some_and(|v| (self.ctx.placeholder)(v)) {
+            self.found.missing.push(Missing {
+                label: at.label(),
+                pointer: at.pointer,
+                why: Some(
+                    "a placeholder runbook from `platcheck init`: write the procedure and delete its TODO line"
+                        .into(),
+                ),
+            });
+            return;
+        }
         let line = (self.ctx.line_of)(node);
         let value = value_text(node);
         if let Some(expected) = self.shortfall(node, parent) {
@@ -368,6 +382,7 @@ mod tests {
         let ctx = Ctx {
             today: units::parse_date("2026-11-30").unwrap(),
             line_of: &line,
+            placeholder: &|v| v == "docs/todo.md",
         };
         check(c, &field(f), &ctx)
     }

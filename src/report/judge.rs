@@ -51,9 +51,11 @@ pub fn item<'a>(
         };
         return r;
     }
+    let placeholder = |v: &str| placeholder_runbook(outcome, v);
     let ctx = Ctx {
         today: outcome.today,
         line_of: &line_of,
+        placeholder: &placeholder,
     };
     for field in item.fields() {
         let found = evidence::check(c, field, &ctx);
@@ -159,4 +161,17 @@ fn unchecked(outcome: &Outcome, facts: &RunFacts, c: &Contract, need: &Need) -> 
             })
         }
     }
+}
+
+/// Whether `value` names a file of the run (relative to the root) that
+/// still starts with `platcheck init`'s placeholder line.
+fn placeholder_runbook(outcome: &Outcome, value: &str) -> bool {
+    if !value.ends_with(".md") {
+        return false;
+    }
+    let want = crate::source::normalize(&outcome.root.join(value));
+    outcome.files.iter().any(|f| {
+        f.text.starts_with(crate::source::PLACEHOLDER_RUNBOOK)
+            && crate::source::normalize(&f.path) == want
+    })
 }

@@ -317,6 +317,7 @@ pub fn build(outcome: &Outcome, facts: RunFacts) -> Report<'_> {
         .contracts
         .iter()
         .enumerate()
+        .filter(|(_, c)| outcome.in_scope(&outcome.files[c.file].display))
         .filter_map(|(i, c)| {
             let list = checklist::for_kind(c.kind)?;
             Some(contract(outcome, &facts, &attr, i, c, list))

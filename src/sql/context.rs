@@ -23,6 +23,10 @@ pub struct FileCtx {
     pub hot_tables: Vec<String>,
     pub table_rows: HashMap<String, u128>,
     pub large_table_rows: u128,
+    /// `unknown_table_size: small` (the Cluster's `migrations`, else
+    /// `sql.`): a table whose size is not declared counts as small. By
+    /// default it counts as large: the gate fails closed.
+    pub unknown_small: bool,
     /// The migration tool wraps the whole script in one transaction.
     pub in_transaction: bool,
     pub require_idempotent: bool,
@@ -38,6 +42,9 @@ pub struct FileCtx {
 pub enum Heat {
     Hot,
     Large(u128),
+    /// Neither in `hot_tables` nor in `table_rows`: treated as large unless
+    /// `unknown_table_size: small` says otherwise.
+    Unknown,
     Normal,
 }
 
@@ -49,7 +56,9 @@ impl FileCtx {
         }
         match self.table_rows.get(&t.to_ascii_lowercase()) {
             Some(&r) if r > self.large_table_rows => Heat::Large(r),
-            _ => Heat::Normal,
+            Some(_) => Heat::Normal,
+            None if self.unknown_small => Heat::Normal,
+            None => Heat::Unknown,
         }
     }
 }
@@ -124,6 +133,7 @@ pub fn for_file_with(
         hot_tables: Vec::new(),
         table_rows: HashMap::new(),
         large_table_rows: settings.sql.large_table_rows,
+        unknown_small: settings.sql.unknown_small,
         in_transaction: settings.sql.assume_in_transaction,
         // Flyway re-applies a repeatable migration (`R__*.sql`) whenever it
         // changes, so it must be idempotent whatever the config says.
@@ -202,6 +212,12 @@ pub fn for_file_with(
                 .iter()
                 .filter_map(|n| n.as_str().map(str::to_ascii_lowercase))
                 .collect();
+        }
+        if let Some(u) = c
+            .get("/spec/migrations/unknown_table_size")
+            .and_then(Node::as_str)
+        {
+            ctx.unknown_small = u == "small";
         }
         if let Some(rows) = c.get("/spec/migrations/table_rows") {
             for (k, v) in rows.entries() {

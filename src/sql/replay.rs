@@ -30,9 +30,17 @@ pub fn analyze_observed(ws: &Workspace, settings: &Settings, observed: &Observed
         }
     }
     // Groups of one history are adjacent (a Cluster's directories).
+    // A history without a named file can only yield findings that a run
+    // limited to named files drops: it is not replayed.
     let histories: Vec<&[history::Group]> = hist
         .groups
         .chunk_by(|a, b| a.history == b.history)
+        .filter(|groups| {
+            settings
+                .report_only
+                .as_ref()
+                .is_none_or(|named| groups.iter().any(|g| touches(ws, g, named)))
+        })
         .collect();
     // Histories share nothing (one model each), so they are replayed in
     // parallel and their results joined in plan order: the output does not
@@ -93,6 +101,18 @@ fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
     });
     out.sort_by_key(|(i, _)| *i);
     out.into_iter().map(|(_, r)| r).collect()
+}
+
+fn touches(ws: &Workspace, g: &history::Group, named: &[std::path::PathBuf]) -> bool {
+    let units = g.baseline.iter().chain(
+        g.steps
+            .iter()
+            .flat_map(|s| std::iter::once(&s.up).chain(&s.downs)),
+    );
+    units.into_iter().any(|u| {
+        let p = crate::source::normalize(&ws.files[u.file].path);
+        named.iter().any(|n| p.starts_with(n))
+    })
 }
 
 /// One group's steps in order, each down judged after its own up step.

@@ -54,9 +54,12 @@ pub fn report(ctx: &RuleCtx, rule: RuleId, fa: &FileAnalysis, st: &Stmt) -> Repo
     .note(fa.note())
 }
 
-/// Error on a hot or large table, warning otherwise.
+/// Error on a hot or large table, or one whose size is not declared (the
+/// gate fails closed; an index whose table is not known counts as such);
+/// warning on a table declared small.
 pub fn heat_severity(fa: &FileAnalysis, tables: &[&Name]) -> Severity {
-    if tables.iter().any(|t| fa.ctx.heat(&t.name) != Heat::Normal) {
+    let unknown_table = tables.is_empty() && !fa.ctx.unknown_small;
+    if unknown_table || tables.iter().any(|t| fa.ctx.heat(&t.name) != Heat::Normal) {
         Severity::Error
     } else {
         Severity::Warning
@@ -72,7 +75,9 @@ pub fn describe(fa: &FileAnalysis, t: &Name) -> String {
             t.display(),
             crate::contracts::units::thousands(r as i128)
         ),
-        Heat::Normal => t.display(),
+        // Messages splice the name into `table.column`: the docs and the
+        // severity say what an undeclared size means.
+        Heat::Unknown | Heat::Normal => t.display(),
     }
 }
 

@@ -24,6 +24,35 @@ pub use layout::Layout;
 pub use names::Flavor;
 pub use tool::{Tool, TxMode, TxPolicy};
 
+/// Every `migrations.tool` name, for the command line.
+pub fn tool_names() -> Vec<&'static str> {
+    tool::NAMES.iter().map(|(n, _)| *n).collect()
+}
+
+/// The migration tool one SQL file's name or directive lines belong to,
+/// if they say (`platcheck init` detects a directory's tool with it):
+/// Flyway's `V1__x.sql`, golang-migrate's `1_x.up.sql`, a diesel
+/// `<version>_<name>/up.sql`, goose/dbmate/sql-migrate sections, Liquibase
+/// formatted SQL.
+pub fn tool_of_file(dir_name: &str, name: &str, text: &str) -> Option<Tool> {
+    if layout::is_liquibase(text) {
+        return Some(Tool::Liquibase);
+    }
+    match layout::markers(text) {
+        Some(Layout::Dbmate) => return Some(Tool::Dbmate),
+        Some(Layout::Goose) => return Some(Tool::Goose),
+        Some(Layout::SqlMigrate) => return Some(Tool::SqlMigrate),
+        _ => {}
+    }
+    if versioned::is_golang_name(name) {
+        return Some(Tool::GolangMigrate);
+    }
+    if matches!(name, "up.sql" | "down.sql") && diesel::is_migration_dir(dir_name) {
+        return Some(Tool::Diesel);
+    }
+    flyway::is_flyway_name(name).then_some(Tool::Flyway)
+}
+
 use super::context::FileCtx;
 use crate::catalog::RuleId;
 use crate::source::Span;

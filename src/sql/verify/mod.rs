@@ -288,6 +288,7 @@ pub fn file_ctx(dialect: Dialect, version: Version) -> FileCtx {
         hot_tables: Vec::new(),
         table_rows: HashMap::new(),
         large_table_rows: u128::MAX,
+        unknown_small: true,
         in_transaction: false,
         require_idempotent: false,
         scope: String::new(),

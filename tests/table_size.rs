@@ -1,0 +1,115 @@
+//! Fail closed on unknown size: a blocking statement on an existing table
+//! whose size nothing declares is an error; `unknown_table_size: small`
+//! (config `sql.` or a Cluster's `migrations.`) opts out, and `hot_tables`
+//! / `table_rows` refine it.
+mod common;
+use platcheck::RuleId;
+use platcheck::finding::Severity;
+
+fn run(config: &str, cluster: Option<&str>) -> Vec<(RuleId, Severity, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |rel: &str, text: &str| {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    w("platcheck.yaml", config);
+    w(
+        "migrations/shop/0001_create.sql",
+        "CREATE TABLE orders (id bigint PRIMARY KEY, status text);\n",
+    );
+    w(
+        "migrations/shop/0002_index.sql",
+        "CREATE INDEX idx_orders_status ON orders (status);\n",
+    );
+    if let Some(spec) = cluster {
+        let base = std::fs::read_to_string(
+            common::root().join("examples/clean/contracts/clusters/orders-db.yaml"),
+        )
+        .unwrap();
+        // The example's migrations block, pointed at this tree and resized.
+        let start = base.find("  migrations:\n").unwrap();
+        let end = start + base[start..].find("  cost:\n").unwrap();
+        let text = format!(
+            "{}  migrations:\n    path: migrations/shop\n    tool: alembic\n    tool_version: \"1.13.3\"\n    registry: platform-migration-registry\n{spec}{}",
+            &base[..start],
+            &base[end..]
+        );
+        w("contracts/clusters/orders-db.yaml", &text);
+    }
+    let outcome = platcheck::engine::run(
+        &[dir.path().join("migrations")],
+        dir.path(),
+        &platcheck::settings::Overrides::default(),
+    )
+    .unwrap();
+    outcome
+        .findings
+        .iter()
+        .filter(|f| f.file.ends_with("0002_index.sql"))
+        .map(|f| (f.rule, f.severity, f.message.clone()))
+        .collect()
+}
+
+fn mg001(findings: &[(RuleId, Severity, String)]) -> (Severity, String) {
+    let (_, s, m) = findings
+        .iter()
+        .find(|(r, _, _)| *r == RuleId::MG001)
+        .unwrap_or_else(|| panic!("no MG001 in {findings:?}"));
+    (*s, m.clone())
+}
+
+const CONFIG: &str = "version: 1\ntoday: 2026-11-30\n";
+
+#[test]
+fn an_undeclared_table_is_judged_as_large() {
+    let (severity, message) = mg001(&run(CONFIG, None));
+    assert_eq!(severity, Severity::Error);
+    assert!(
+        message.contains("CREATE INDEX on orders without"),
+        "{message}"
+    );
+}
+
+#[test]
+fn the_config_can_declare_unknown_tables_small() {
+    let config = format!("{CONFIG}sql:\n  unknown_table_size: small\n");
+    assert_eq!(mg001(&run(&config, None)).0, Severity::Warning);
+}
+
+#[test]
+fn a_cluster_declares_for_its_own_migrations_and_rows_refine() {
+    let small = "    unknown_table_size: small\n";
+    assert_eq!(mg001(&run(CONFIG, Some(small))).0, Severity::Warning);
+    let rows = format!("{small}    table_rows: {{ orders: 50M }}\n");
+    let (severity, message) = mg001(&run(CONFIG, Some(&rows)));
+    assert_eq!(severity, Severity::Error);
+    assert!(message.contains("50,000,000 rows"), "{message}");
+    let hot = format!("{small}    hot_tables: [orders]\n");
+    assert_eq!(mg001(&run(CONFIG, Some(&hot))).0, Severity::Error);
+    // Declared small by its row count, whatever the default says.
+    let few = "    table_rows: { orders: 20k }\n";
+    assert_eq!(mg001(&run(CONFIG, Some(few))).0, Severity::Warning);
+}
+
+#[test]
+fn a_misspelt_setting_is_a_config_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("platcheck.yaml"),
+        format!("{CONFIG}sql:\n  unknown_table_size: smal\n"),
+    )
+    .unwrap();
+    let outcome = platcheck::engine::run(
+        &[dir.path().to_path_buf()],
+        dir.path(),
+        &platcheck::settings::Overrides::default(),
+    )
+    .unwrap();
+    let f = outcome
+        .findings
+        .iter()
+        .find(|f| f.rule == RuleId::PC008)
+        .expect("PC008");
+    assert!(f.message.contains("unknown_table_size"), "{}", f.message);
+}
