@@ -88,6 +88,7 @@ fn outcome(files: Vec<(String, String)>, raw: Vec<RawFinding>) -> Outcome {
         suppressions: Vec::new(),
         notes: Vec::new(),
         waived: Vec::new(),
+        scope: None,
     }
 }
 

@@ -83,6 +83,7 @@ fn outcome(u: &mut Unstructured) -> Result<Outcome> {
         suppressions: Vec::new(),
         notes: Vec::new(),
         waived: Vec::new(),
+        scope: None,
     })
 }
 
