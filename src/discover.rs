@@ -279,9 +279,21 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
         out.unmatched_include = (0..matched.len()).filter(|i| !matched[*i]).collect();
     }
     out.files.sort();
-    out.files.dedup_by(|a, b| a.path == b.path);
+    // A file both walked and named keeps its `named` mark (it decides PC017).
+    out.files.dedup_by(|a, b| {
+        let same = a.path == b.path;
+        if same {
+            b.named |= a.named;
+        }
+        same
+    });
     out.problems.sort();
     out.problems.dedup();
+    // A named file the walk already refused (a link out of the repository)
+    // is reported once, by the walk.
+    let refused: std::collections::BTreeSet<&str> =
+        out.problems.iter().map(|p| p.display.as_str()).collect();
+    out.files.retain(|c| !refused.contains(c.display.as_str()));
     Ok(out)
 }
 

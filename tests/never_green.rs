@@ -121,13 +121,13 @@ fn begin_atomic_column_names_do_not_glue_the_file() {
     assert!(located(&f, "PC009").is_empty(), "{f:?}");
     let mg: Vec<u64> = located(&f, "MG001").iter().map(|l| l.0).collect();
     assert_eq!(mg, vec![1, 2], "both indexes are statements of their own");
-    assert_eq!(code, 0, "MG001 is a warning");
+    assert_eq!(code, 1, "MG001 on a table of unknown size fails closed");
 }
 
 #[test]
 fn a_template_block_does_not_hide_the_statement_inside() {
     let (_, f) = sql("SELECT 1;\n{% if prod %}\nCREATE INDEX i ON t (a);\n{% endif %}\n");
-    assert_eq!(located(&f, "MG001"), vec![(3, 1, "warning".to_string())]);
+    assert_eq!(located(&f, "MG001"), vec![(3, 1, "error".to_string())]);
     assert!(located(&f, "PC009").is_empty(), "{f:?}");
 }
 
@@ -145,14 +145,14 @@ fn a_template_tag_inside_a_statement_is_classified_without_it() {
             .unwrap()
             .contains("2 statement(s)")
     );
-    assert_eq!(located(&f, "MG001"), vec![(2, 1, "warning".to_string())]);
+    assert_eq!(located(&f, "MG001"), vec![(2, 1, "error".to_string())]);
 }
 
 #[test]
 fn copy_data_with_a_quote_does_not_swallow_statements() {
     let (_, f) = sql("COPY t (a) FROM stdin;\nit's\n\\.\nCREATE INDEX i ON t (a);\n");
     assert!(located(&f, "PC009").is_empty(), "{f:?}");
-    assert_eq!(located(&f, "MG001"), vec![(4, 1, "warning".to_string())]);
+    assert_eq!(located(&f, "MG001"), vec![(4, 1, "error".to_string())]);
 }
 
 #[test]
@@ -168,7 +168,7 @@ fn a_suppression_inside_a_string_literal_is_not_honoured() {
     let (_, f) = sql(
         "INSERT INTO t VALUES ('\n-- platcheck-ignore MG001: not a comment\n');\nCREATE INDEX i ON t (a);\n",
     );
-    assert_eq!(located(&f, "MG001"), vec![(4, 1, "warning".to_string())]);
+    assert_eq!(located(&f, "MG001"), vec![(4, 1, "error".to_string())]);
 }
 
 #[test]

@@ -72,7 +72,12 @@ pub fn run_overlay(
     let (walk, scope) = scope::plan(&paths, cwd, &settings);
     settings.report_only.clone_from(&scope);
     settings.admit_named(&paths, cwd);
-    let found = discover::discover(&walk, cwd, &settings).map_err(RunError::Usage)?;
+    let mut found = discover::discover(&walk, cwd, &settings).map_err(RunError::Usage)?;
+    // The walk widened to the whole root for context; only a run that named
+    // the root judges whether each include pattern found something.
+    if scope.is_some() {
+        found.unmatched_include.clear();
+    }
     // Files are read and parsed in parallel; merging in discovery order keeps
     // the output independent of scheduling.
     let loaded: Vec<Loaded> = found

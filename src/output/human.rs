@@ -44,7 +44,7 @@ impl SourceCode for Src<'_> {
             src.text.len()
         };
         Ok(Box::new(MietteSpanContents::new_named(
-            src.display.clone(),
+            escape::file_name(&src.display).into_owned(),
             &src.text.as_bytes()[from..to],
             (from..to).into(),
             first - 1,

@@ -1,7 +1,7 @@
 //! One item's status, from its evidence: not applicable when its condition
-//! does not hold; missing evidence when a field it needs is absent; not met
-//! when a rule that must not fire fires (or a waiver expired) or a value
-//! falls short; not checked when the run lacked an input it needs; waived
+//! does not hold; not met when a rule that must not fire fires (or a waiver
+//! expired) or a value falls short, even if a field is also absent; missing
+//! evidence when a field it needs is absent; not checked when the run lacked an input it needs; waived
 //! when the only findings are suppressed; met otherwise.
 use super::checklist::{Input, Item, Need};
 use super::conditions;
@@ -91,10 +91,14 @@ pub fn item<'a>(
         }
     }
     let expired = r.waivers.iter().any(|w| w.expired);
-    r.status = if !r.missing.is_empty() {
-        Status::Missing
-    } else if !r.findings.is_empty() || !r.short.is_empty() || expired {
+    // A known failure outranks unknown evidence: an item whose rule fired
+    // (or whose value falls short) is not met even while a field is also
+    // missing, which it still lists; otherwise a finding would hide behind
+    // "missing evidence".
+    r.status = if !r.findings.is_empty() || !r.short.is_empty() || expired {
         Status::NotMet
+    } else if !r.missing.is_empty() {
+        Status::Missing
     } else if !r.unchecked.is_empty() {
         Status::NotChecked
     } else if !r.waivers.is_empty() {
