@@ -415,3 +415,32 @@ fn git_gives_the_revision_dirty_flag_and_waiver_authors() {
     );
     assert!(md.contains("- **Revision:** not a git repository"));
 }
+
+#[test]
+fn a_finding_is_never_hidden_behind_missing_evidence() {
+    let o = violations();
+    let r = model::build(&o, RunFacts::of(&o));
+    let mut both = 0;
+    for c in &r.contracts {
+        for i in &c.items {
+            if i.status == Status::NotApplicable {
+                continue;
+            }
+            if !i.findings.is_empty() {
+                assert_eq!(
+                    i.status,
+                    Status::NotMet,
+                    "{} item {}: {:?} with findings {:?}",
+                    c.name,
+                    i.item.number,
+                    i.status,
+                    i.findings
+                );
+                both += usize::from(!i.missing.is_empty());
+            }
+        }
+    }
+    // The case the precedence is about exists in the example: an item with
+    // a finding and an absent field is not met and still lists the field.
+    assert!(both > 0, "no item with both a finding and missing evidence");
+}

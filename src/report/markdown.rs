@@ -281,6 +281,11 @@ fn attention(i: &ItemResult) -> String {
                 ids.push("expired waiver".into());
             }
             ids.extend(i.short.iter().map(|s| text(&s.label)));
+            // Not met outranks missing evidence; what is missing still shows.
+            if !i.missing.is_empty() {
+                let fields: Vec<String> = i.missing.iter().map(|m| text(&m.label)).collect();
+                ids.push(format!("missing {}", fields.join(", ")));
+            }
             ids.join(", ")
         }
     }
