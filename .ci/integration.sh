@@ -129,7 +129,14 @@ repos:
       - id: platcheck
 YAML
 cp tests/fixtures/pc/PC004/bad.yaml "$user_repo/bad.yaml"
-cp src/init/example-db.yaml "$user_repo/good.yaml"
+# The init template's example cluster, its placeholders filled in the way
+# `platcheck init` fills them (today's date, a migrations path and tool).
+good_contract() {
+  sed -e "s/@TODAY@/$(date -u +%F)/g" -e "s|@SCHEMAS@|https://example.invalid/schemas|" \
+    -e "s|@MIGRATIONS@|migrations/example-db|" -e "s/^@TOOL@/    tool: alembic\n/" \
+    src/init/example-db.yaml > "$1"
+}
+good_contract "$user_repo/good.yaml"
 git -C "$user_repo" add -A
 no_rust_path="$(printf '%s' "$PATH" | tr ':' '\n' | grep -v -e cargo -e rustup | paste -sd ':' -)"
 ! PATH="$no_rust_path" command -v cargo >/dev/null || fail "cargo is still on the hook's PATH"
@@ -154,7 +161,7 @@ system_repo="$work/system-repo"
 mkdir -p "$system_repo"
 git -C "$system_repo" init -q
 cp tests/fixtures/pc/PC004/bad.yaml "$system_repo/bad.yaml"
-cp src/init/example-db.yaml "$system_repo/good.yaml"
+good_contract "$system_repo/good.yaml"
 git -C "$system_repo" add -A
 export PRE_COMMIT_HOME="$work/pre-commit-home"
 if (cd "$system_repo" && "$tools/pre-commit" try-repo "$project" platcheck-system --files bad.yaml >"$work/sys-bad.log" 2>&1); then
