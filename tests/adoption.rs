@@ -7,24 +7,9 @@ mod common;
 mod precommit;
 use common::GitRepo;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn platcheck(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_platcheck"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("binary runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use common::{output_text as text, run_in as platcheck};
 
 #[test]
 fn empty_directory_to_green_ci() {

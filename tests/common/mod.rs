@@ -156,3 +156,22 @@ impl GitRepo {
         engine::run(&[PathBuf::from(".")], self.path(), &overrides)
     }
 }
+
+/// The built binary run in `dir`, colour off (the end-to-end tests' runner).
+pub fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_platcheck"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("binary runs")
+}
+
+/// stdout then stderr of a run, as text.
+pub fn output_text(o: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
