@@ -1,7 +1,8 @@
 //! `platcheck fix` and `check --fix` / `--diff`: run the check, fit the
 //! fixes of its findings together (`fix::apply`), write them (or print them
 //! as a unified diff), and check again until nothing fits any more, so a
-//! fix whose bytes another fix changed is judged on the new text.
+//! fix whose bytes another fix changed is judged on the new text (`--diff`
+//! does the same in a scratch copy, `scratch`).
 use super::{CheckArgs, CliError, Global, Output, overrides};
 use crate::catalog::FixSafety;
 use crate::engine;
@@ -13,6 +14,7 @@ use clap::Args;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod scratch;
 mod write;
 
 /// How `check` applies fixes (also the flags of `platcheck fix`).
@@ -44,8 +46,26 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
     if flags.diff {
         let outcome = engine::run(&args.paths, cwd, &ov)?;
         let plan = plan_for(&outcome, flags.unsafe_fixes);
-        let text = diffs(&plan.changes, cwd);
         let mut warnings = Vec::new();
+        let mut changes = plan.changes;
+        if !changes.is_empty() {
+            match scratch::changes(&args.paths, cwd, &ov, &outcome.root, flags.unsafe_fixes)
+                .map_err(CliError)?
+            {
+                Some((all, busy)) => {
+                    changes = all;
+                    if busy {
+                        warnings.push(format!(
+                            "fixes still found work after {PASSES} passes: run `platcheck fix --diff` again after fixing"
+                        ));
+                    }
+                }
+                None => warnings.push(
+                    "--diff shows the first pass of fixes only (the run names files outside its root or compares with git): fixes these enable show after `platcheck fix`".into(),
+                ),
+            }
+        }
+        let text = diffs(&changes, cwd);
         let held = held_back(&outcome, flags.unsafe_fixes);
         if held > 0 {
             warnings.push(format!(
@@ -54,7 +74,7 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
         }
         return Ok(Output::Gate(crate::mirror::gate_cmd::GateRun {
             text,
-            hits: plan.changes.len(),
+            hits: changes.len(),
             warnings,
             errors: Vec::new(),
         }));

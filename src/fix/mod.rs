@@ -6,8 +6,10 @@
 //! the rest of the file stay as the user wrote them.
 pub mod apply;
 mod contracts;
+mod diesel;
 mod mysql;
 mod next;
+mod place;
 pub mod proof;
 mod sql;
 mod sql_steps;
@@ -51,11 +53,13 @@ fn with_stmt(ctx: &RuleCtx, r: &Report, f: StmtFix) -> Option<Fix> {
     let analysis = ctx.sql();
     // A finding in a section or changeset of a file, or a down script, is
     // left to a person: its edits would have to respect the other parts.
-    let fa = analysis
+    // A Liquibase changelog is one script per changeset: the one holding
+    // the statement.
+    let (fa, st) = analysis
         .files
         .iter()
-        .find(|fa| fa.file == r.file && fa.window.is_none() && fa.note().is_none())?;
-    let st = fa.stmts.iter().find(|s| s.span.start == r.span.start)?;
+        .filter(|fa| fa.file == r.file && fa.window.is_none() && fa.note().is_none())
+        .find_map(|fa| Some((fa, fa.stmts.iter().find(|s| s.span.start == r.span.start)?)))?;
     let src = &ctx.ws.files[r.file];
     let site = Site {
         ctx,
