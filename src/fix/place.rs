@@ -80,7 +80,7 @@ pub fn after_commit(site: &Site) -> Option<usize> {
     ) {
         return None;
     }
-    if !site.st.tx.is_some_and(|t| t > 0) || site.fa.stmts.iter().any(|s| s.tx == Some(0)) {
+    if site.st.tx.is_none_or(|t| t == 0) || site.fa.stmts.iter().any(|s| s.tx == Some(0)) {
         return None;
     }
     let commit = site

@@ -11,6 +11,10 @@ use crate::settings::Overrides;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+/// The changes of every pass, and whether fixes were still found after the
+/// last one.
+pub type Replayed = (BTreeMap<PathBuf, Change>, bool);
+
 /// The changes of every pass, keyed by the real paths, and whether the
 /// fixes were still finding work when the passes ran out. `None` when the
 /// run cannot be replayed in a copy (paths outside its root, a git
@@ -21,7 +25,7 @@ pub fn changes(
     ov: &Overrides,
     root: &Path,
     unsafe_fixes: bool,
-) -> Result<Option<(BTreeMap<PathBuf, Change>, bool)>, String> {
+) -> Result<Option<Replayed>, String> {
     if ov.changed_since.is_some() || ov.base.is_some() {
         return Ok(None);
     }
