@@ -64,6 +64,12 @@ fn mg001_concurrent_index_runs_outside_the_transaction() {
     );
     if !t.is_empty() {
         assert!(t.contains("V2__idx.sql:2 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_c ON orders (customer_id): ran outside a transaction"), "{t}");
+        // Watched from another session while it built: the table lock it
+        // took is SHARE UPDATE EXCLUSIVE, which lets writes through.
+        assert!(
+            t.contains("held SHARE UPDATE EXCLUSIVE on orders while it ran"),
+            "{t}"
+        );
     }
 }
 
@@ -213,4 +219,70 @@ fn the_proof_fails_the_unfixed_statements() {
             p.text
         );
     }
+}
+
+#[test]
+fn the_watcher_of_a_statement_outside_a_transaction_sees_its_locks() {
+    let Some(url) = url() else { return };
+    // A build that holds SHARE for a second (each row sleeps a
+    // millisecond), named CONCURRENTLY in a comment so it is watched like
+    // a CONCURRENTLY statement: the watcher must catch the SHARE.
+    let slow = "CREATE FUNCTION slow_key(bigint) RETURNS bigint IMMUTABLE LANGUAGE sql AS $$ SELECT $1 FROM pg_sleep(0.001) $$";
+    let plan = Plan {
+        histories: vec![vec![
+            PlanFile {
+                name: "V1__base.sql".into(),
+                stmts: vec![stmt(&format!("{BASE};{slow}"), false)],
+                judged: false,
+            },
+            PlanFile {
+                name: "V2__watched.sql".into(),
+                stmts: vec![PlanStmt {
+                    outside_only: true,
+                    ..stmt(
+                        "CREATE INDEX idx_slow ON orders (slow_key(customer_id)) /* not CONCURRENTLY */",
+                        false,
+                    )
+                }],
+                judged: true,
+            },
+        ]],
+    };
+    let p = proof::run(&plan, &url).unwrap();
+    assert_eq!(p.failures, 1, "{}", p.text);
+    assert!(
+        p.text.contains("held SHARE on orders while it ran"),
+        "{}",
+        p.text
+    );
+    // The real CONCURRENTLY build: seen mid-flight, never SHARE or stronger.
+    let plan = Plan {
+        histories: vec![vec![
+            PlanFile {
+                name: "V1__base.sql".into(),
+                stmts: vec![stmt(BASE, false)],
+                judged: false,
+            },
+            PlanFile {
+                name: "V2__idx.sql".into(),
+                stmts: vec![PlanStmt {
+                    outside_only: true,
+                    ..stmt(
+                        "CREATE INDEX CONCURRENTLY idx_c ON orders (customer_id)",
+                        false,
+                    )
+                }],
+                judged: true,
+            },
+        ]],
+    };
+    let p = proof::run(&plan, &url).unwrap();
+    assert_eq!(p.failures, 0, "{}", p.text);
+    assert!(
+        p.text
+            .contains("held SHARE UPDATE EXCLUSIVE on orders while it ran")
+            && p.text.contains("seen mid-flight"),
+        "{}",
+        p.text
+    );
 }

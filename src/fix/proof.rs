@@ -7,7 +7,11 @@
 //! no statement reads rows while a lock that blocks writes (SHARE or
 //! stronger) on an existing table is held, i.e. every blocking step is
 //! catalog-only, and the server accepts every statement where the tool
-//! runs it (a CONCURRENTLY build outside any transaction).
+//! runs it (a CONCURRENTLY build outside any transaction). A CONCURRENTLY
+//! statement is watched from another session while it runs
+//! (`concurrent`): it must never hold SHARE or stronger on the table.
+mod concurrent;
+
 use crate::registry::RuleCtx;
 use crate::sql::analysis::{FileAnalysis, Role};
 use crate::sql::history::flyway_runs_outside_transaction;
@@ -146,7 +150,7 @@ pub fn run(plan: &Plan, admin_url: &str) -> Result<Proof, String> {
             let mut c = cfg
                 .connect(NoTls)
                 .map_err(|e| format!("cannot connect to {db}: {e}"))?;
-            replay(&mut c, history, &mut proof)
+            replay(&cfg, &mut c, history, &mut proof)
         })();
         // The database is ours alone: drop it whatever happened.
         let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"));
@@ -165,7 +169,12 @@ pub fn run(plan: &Plan, admin_url: &str) -> Result<Proof, String> {
     Ok(proof)
 }
 
-fn replay(c: &mut Client, history: &[PlanFile], proof: &mut Proof) -> Result<(), String> {
+fn replay(
+    cfg: &postgres::Config,
+    c: &mut Client,
+    history: &[PlanFile],
+    proof: &mut Proof,
+) -> Result<(), String> {
     let first_judged = history
         .iter()
         .position(|f| f.judged)
@@ -181,7 +190,7 @@ fn replay(c: &mut Client, history: &[PlanFile], proof: &mut Proof) -> Result<(),
             }
         }
         if file.judged {
-            judge(c, file, proof)?;
+            judge(cfg, c, file, proof)?;
         } else {
             setup(c, file)?;
         }
@@ -211,7 +220,12 @@ fn setup(c: &mut Client, file: &PlanFile) -> Result<(), String> {
     })
 }
 
-fn judge(c: &mut Client, file: &PlanFile, proof: &mut Proof) -> Result<(), String> {
+fn judge(
+    cfg: &postgres::Config,
+    c: &mut Client,
+    file: &PlanFile,
+    proof: &mut Proof,
+) -> Result<(), String> {
     let tool_tx = file.stmts.first().is_some_and(|s| s.in_tx);
     let mut open = false;
     let mut reads = rows_read(c)?;
@@ -235,7 +249,39 @@ fn judge(c: &mut Client, file: &PlanFile, proof: &mut Proof) -> Result<(), Strin
         if wrap {
             c.batch_execute("BEGIN").map_err(|e| message(&e))?;
         }
-        if let Err(e) = c.batch_execute(&s.text) {
+        // A CONCURRENTLY statement is watched from another session while
+        // it runs: SHARE or stronger on the table would block writes.
+        let watched = !open && s.outside_only && upper.contains("CONCURRENTLY");
+        let ran = if watched {
+            concurrent::observe(cfg, c, &s.text)?
+        } else {
+            c.batch_execute(&s.text)
+                .map(|()| concurrent::Seen::default())
+        };
+        if watched && let Ok(seen) = &ran {
+            let blocking = seen.blocking();
+            if blocking.is_empty() {
+                let _ = writeln!(
+                    proof.text,
+                    "ok   {}:{} {head}: ran outside a transaction, as the tool runs it; {}",
+                    file.name,
+                    s.line,
+                    seen.describe()
+                );
+            } else {
+                proof.failures += 1;
+                let _ = writeln!(
+                    proof.text,
+                    "FAIL {}:{} {head}: {}: writes wait for it",
+                    file.name,
+                    s.line,
+                    seen.describe()
+                );
+            }
+            reads = rows_read(c)?;
+            continue;
+        }
+        if let Err(e) = ran {
             proof.failures += 1;
             let _ = writeln!(
                 proof.text,
