@@ -7,9 +7,8 @@
 //! no statement reads rows while a lock that blocks writes (SHARE or
 //! stronger) on an existing table is held, i.e. every blocking step is
 //! catalog-only, and the server accepts every statement where the tool
-//! runs it (a CONCURRENTLY build outside any transaction). A CONCURRENTLY
-//! statement is watched from another session while it runs
-//! (`concurrent`): it must never hold SHARE or stronger on the table.
+//! runs it (a CONCURRENTLY build outside any transaction), watched from
+//! another session (`concurrent`): never SHARE or stronger on the table.
 mod concurrent;
 mod fixture;
 
@@ -261,7 +260,14 @@ fn judge(
         };
         if watched && let Ok(seen) = &ran {
             let blocking = seen.blocking();
-            if blocking.is_empty() {
+            if seen.unseen() {
+                proof.failures += 1;
+                let _ = writeln!(
+                    proof.text,
+                    "FAIL {}:{} {head}: finished before the watcher saw it run: its locks are unproven",
+                    file.name, s.line
+                );
+            } else if blocking.is_empty() {
                 let _ = writeln!(
                     proof.text,
                     "ok   {}:{} {head}: ran outside a transaction, as the tool runs it; {}",

@@ -19,9 +19,16 @@ pub struct Seen {
     pub samples: usize,
     /// The statement was seen waiting for the holder (mid-flight).
     pub waited: bool,
+    /// Samples that found the statement holding any lock (running).
+    pub running: usize,
 }
 
 impl Seen {
+    /// No sample found it running: its locks are unproven.
+    pub fn unseen(&self) -> bool {
+        self.running == 0
+    }
+
     /// Tables it held SHARE or stronger on: writes waited for them.
     pub fn blocking(&self) -> Vec<(String, PgMode)> {
         self.strongest
@@ -99,6 +106,9 @@ pub fn observe(
                 )
                 .map_err(err)?;
             seen.samples += 1;
+            if !rows.is_empty() && !done {
+                seen.running += 1;
+            }
             for r in &rows {
                 let (table, mode, granted, has_rows): (String, &str, bool, bool) =
                     (r.get(0), r.get(1), r.get(2), r.get(3));
@@ -110,9 +120,9 @@ pub fn observe(
                     *e = (*e).max(m);
                 }
             }
-            // Let the statement finish once it was seen waiting (or it
-            // never waits, e.g. on an empty table).
-            if !released && (seen.waited || started.elapsed() > Duration::from_secs(5)) {
+            // Let the statement finish once it was seen waiting (or, for
+            // a statement that never waits for snapshots, after a while).
+            if !released && (seen.waited || started.elapsed() > Duration::from_secs(30)) {
                 holder.batch_execute("COMMIT").map_err(err)?;
                 released = true;
             }
