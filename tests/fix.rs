@@ -419,7 +419,7 @@ fn mg100_forced_copy_lifted_only_with_unsafe_fixes() {
         &[
             (
                 "platcheck.yaml",
-                "version: 1\ntoday: 2026-11-30\nrules:\n  CL010: \"off\"\n  CL050: \"off\"\n  CL060: \"off\"\n",
+                "version: 1\ntoday: 2026-11-30\nrules:\n  CL010: \"off\"\n  CL050: \"off\"\n  CL060: \"off\"\n  CL071: \"off\"\n",
             ),
             ("db.yaml", db),
             (
@@ -476,3 +476,6 @@ fn check_fix_is_fix_and_a_machine_format_stays_parseable() {
 
 #[path = "editor/fix_tools.rs"]
 mod fix_tools;
+
+#[path = "editor/fix_blocks.rs"]
+mod fix_blocks;
