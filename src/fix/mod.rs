@@ -63,6 +63,12 @@ fn with_stmt(ctx: &RuleCtx, r: &Report, f: StmtFix) -> Option<Fix> {
         .filter(|fa| fa.file == r.file && fa.window.is_none() && fa.note().is_none())
         .find_map(|fa| Some((fa, fa.stmts.iter().find(|s| s.span.start == r.span.start)?)))?;
     let src = &ctx.ws.files[r.file];
+    // A popx file without a dialect in its name runs on every database the
+    // project supports (SQLite, MySQL, CockroachDB): a PostgreSQL rewrite
+    // there breaks the others, so a person writes a `.postgres.` file.
+    if fa.tool == Some(crate::sql::history::Tool::Popx) && !next::popx_has_dialect(&src.path) {
+        return None;
+    }
     let site = Site {
         ctx,
         fa,

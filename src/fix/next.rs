@@ -325,6 +325,15 @@ pub(crate) fn sibling_texts(site: &Site, dir: &Path, pick: impl Fn(&str) -> bool
         .collect()
 }
 
+const POPX_DIALECTS: &[&str] = &["postgres", "cockroach", "mysql", "sqlite3", "sqlite"];
+
+/// A popx file name with a dialect (`….postgres.up.sql`).
+pub(crate) fn popx_has_dialect(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.split('.').skip(1).any(|p| POPX_DIALECTS.contains(&p)))
+}
+
 /// popx: `<version>_<name>[.<dialect>][.autocommit].up.sql`, the dialect
 /// of the flagged file kept; `.autocommit` runs it outside a transaction.
 fn popx_name(name: &str, next: &str, desc: &str, no_tx: bool) -> Option<String> {

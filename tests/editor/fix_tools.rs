@@ -246,3 +246,40 @@ fn alembic_sql_export_gets_no_fix_for_its_transaction() {
     assert!(!diff.contains("CONCURRENTLY"), "{diff}{err}");
     assert_eq!(rc, i32::from(!diff.is_empty()), "{err}");
 }
+
+#[test]
+fn popx_file_for_every_dialect_is_left_to_a_person() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("migrations")).unwrap();
+    std::fs::write(dir.join("platcheck.yaml"), PG).unwrap();
+    for (name, text) in [
+        // The dialect names make the directory popx's (as in kratos).
+        ("20260101000000000000_base.postgres.up.sql", BASE_TABLES),
+        ("20260101000000000000_base.postgres.down.sql", ""),
+        (
+            "20260102000000000000_idx.up.sql",
+            "CREATE INDEX idx_c ON orders (customer_id);\n",
+        ),
+        ("20260102000000000000_idx.down.sql", ""),
+        (
+            "20260102000000000000_idx.mysql.up.sql",
+            "CREATE INDEX idx_c ON orders (customer_id);\n",
+        ),
+        ("20260102000000000000_idx.mysql.down.sql", ""),
+    ] {
+        std::fs::write(dir.join("migrations").join(name), text).unwrap();
+    }
+    let before = findings(dir);
+    assert!(
+        before.contains_key(&(
+            "MG001".into(),
+            "migrations/20260102000000000000_idx.up.sql".into()
+        )),
+        "{before:?}"
+    );
+    // Without a dialect the file also runs on SQLite and CockroachDB: no
+    // CONCURRENTLY, no SET lock_timeout written there.
+    let (rc, diff, err) = bin(dir, &["fix", "--diff", "--unsafe-fixes", "."]);
+    assert_eq!((rc, diff.as_str()), (0, ""), "{err}");
+}
