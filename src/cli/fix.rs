@@ -29,12 +29,15 @@ pub struct FixFlags {
     /// Also apply fixes marked unsafe (they move a statement or write a placeholder: read them).
     #[arg(long)]
     pub unsafe_fixes: bool,
-    /// After fixing, replay the fixed PostgreSQL migrations on a real server with fixture rows and fail (exit 1) if a lock that blocks writes is held while rows are read.
+    /// After fixing, replay the fixed migrations on a real server with fixture rows and fail (exit 1) if a lock that blocks writes is held while rows are read (PostgreSQL) or the server refuses a fix's ALGORITHM/LOCK clause (MySQL/MariaDB).
     #[arg(long, conflicts_with = "diff")]
     pub verify: bool,
     /// The server for --verify (a database is created and dropped there); default: a throwaway server started from the installed PostgreSQL binaries.
     #[arg(long, value_name = "URL", requires = "verify")]
     pub verify_url: Option<String>,
+    /// The MySQL/MariaDB server for --verify of MySQL fixes (`mysql://user:pass@host:port/db`; a database is created and dropped there); default: a throwaway MariaDB from the installed binaries.
+    #[arg(long, value_name = "URL", requires = "verify")]
+    pub verify_mysql_url: Option<String>,
 }
 
 /// Rounds of check → fix before giving up on fixes that keep clashing.
@@ -142,13 +145,37 @@ fn prove(
         .filter(|p| p.extension().is_some_and(|x| x == "sql"))
         .cloned()
         .collect();
-    let plan = engine::inspect(&args.paths, cwd, ov, |ctx| {
-        crate::fix::proof::plan(ctx, &fixed)
+    let (plan, plan_my) = engine::inspect(&args.paths, cwd, ov, |ctx| {
+        (
+            crate::fix::proof::plan(ctx, &fixed),
+            crate::fix::proof::plan_mysql(ctx, &fixed),
+        )
     })?;
     let mut text = format!("platcheck fix: wrote {} file(s)\n", written.len());
+    let mut failures = 0;
+    if !plan_my.histories.is_empty() {
+        let proof = match &args.fixes.verify_mysql_url {
+            Some(url) => crate::fix::proof::mariadb::run(&plan_my, url),
+            None => {
+                let server = crate::sql::verify::ephemeral::Server::start(
+                    crate::sql::verify::ephemeral_bins::Kind::MariaDb,
+                    None,
+                )
+                .map_err(|e| CliError(format!("fix --verify: {e} (or pass --verify-mysql-url)")))?;
+                crate::fix::proof::mariadb::run(&plan_my, server.url())
+            }
+        }
+        .map_err(|e| CliError(format!("fix --verify: {e}")))?;
+        text.push_str(&proof.text);
+        failures += proof.failures;
+    }
     if plan.histories.is_empty() {
-        text.push_str("fix --verify: no PostgreSQL migration was fixed: nothing to prove\n");
-        return Ok(gate(text, 0, Vec::new()));
+        if plan_my.histories.is_empty() {
+            text.push_str(
+                "fix --verify: no PostgreSQL or MySQL migration was fixed: nothing to prove\n",
+            );
+        }
+        return Ok(gate(text, failures, Vec::new()));
     }
     let proof = match &args.fixes.verify_url {
         Some(url) => crate::fix::proof::run(&plan, url),
@@ -163,7 +190,7 @@ fn prove(
     }
     .map_err(|e| CliError(format!("fix --verify: {e}")))?;
     text.push_str(&proof.text);
-    Ok(gate(text, proof.failures, Vec::new()))
+    Ok(gate(text, failures + proof.failures, Vec::new()))
 }
 
 fn gate(text: String, hits: usize, errors: Vec<String>) -> crate::mirror::gate_cmd::GateRun {
