@@ -321,3 +321,67 @@ pub fn run(files: &[(&str, String)], targets: &[(&str, String)], only_probe: boo
     };
     engine::run(&[], dir.path(), &overrides).expect("run succeeds")
 }
+
+/// The local RabbitMQ management API (enabled by `.ci/rabbitmq.sh`).
+pub const MANAGEMENT: &str = "http://guest:guest@127.0.0.1:15672";
+const MANAGEMENT_API: &str = "http://127.0.0.1:15672/api";
+
+/// One call to the management API as guest; the status and the body.
+pub fn management(method: &str, path: &str, body: Option<serde_json::Value>) -> (u16, String) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let url = format!("{MANAGEMENT_API}{path}");
+    // guest:guest, as the services are set up.
+    let auth = "Basic Z3Vlc3Q6Z3Vlc3Q=";
+    let resp = match (method, body) {
+        ("GET", _) => agent.get(&url).header("authorization", auth).call(),
+        ("DELETE", _) => agent.delete(&url).header("authorization", auth).call(),
+        ("PUT", Some(b)) => agent
+            .put(&url)
+            .header("authorization", auth)
+            .header("content-type", "application/json")
+            .send(b.to_string()),
+        ("POST", Some(b)) => agent
+            .post(&url)
+            .header("authorization", auth)
+            .header("content-type", "application/json")
+            .send(b.to_string()),
+        other => panic!("unsupported management call {other:?}"),
+    };
+    let mut resp = resp.expect(
+        "the RabbitMQ management API on 127.0.0.1:15672 (guest/guest): run .ci/rabbitmq.sh",
+    );
+    let status = resp.status().as_u16();
+    (status, resp.body_mut().read_to_string().unwrap_or_default())
+}
+
+/// A queue of this test in the default vhost, declared through the
+/// management API with the given arguments (`x-queue-type` and the like),
+/// deleted on drop.
+pub struct ManagedQueue {
+    pub name: String,
+}
+
+impl ManagedQueue {
+    pub fn new(prefix: &str, arguments: serde_json::Value) -> ManagedQueue {
+        let name = unique(prefix);
+        let (status, body) = management(
+            "PUT",
+            &format!("/queues/%2F/{name}"),
+            Some(serde_json::json!({"durable": true, "arguments": arguments})),
+        );
+        assert!(
+            status == 201 || status == 204,
+            "declaring {name}: {status} {body}"
+        );
+        ManagedQueue { name }
+    }
+}
+
+impl Drop for ManagedQueue {
+    fn drop(&mut self) {
+        management("DELETE", &format!("/queues/%2F/{}", self.name), None);
+    }
+}
