@@ -273,3 +273,45 @@ fn rabbitmq_delivery_limit_counts_redeliveries() {
         "x-delivery-limit 2: three deliveries, then dropped"
     );
 }
+
+/// PR030's zero window, on the one stream kind the server keeps without a
+/// duplicate window: a mirror.
+#[test]
+fn nats_stream_without_a_duplicate_window() {
+    if scratch::skipped() {
+        return;
+    }
+    let nats = scratch::NatsScratch::new("platcheck_probe_nozero", Duration::from_secs(120));
+    let mirror = nats.mirror();
+    let boundary = |topic: &str| {
+        format!(
+            "apiVersion: platcheck/v1\nkind: EventBoundary\nmetadata:\n  name: orders\n  owner: t\n  lifecycle: production\nspec:\n  broker:\n    kind: nats-jetstream\n    topic: {topic}\n    replication_factor: 1\n  producer:\n    idempotent: true\n"
+        )
+    };
+    let probe = |topic: &str| {
+        run(
+            &[("ev.yaml", boundary(topic))],
+            &[("orders", scratch::NATS.to_string())],
+            true,
+        )
+    };
+    let clean = probe(&nats.name);
+    assert!(clean.findings.is_empty(), "{}", common::human(&clean));
+    let o = probe(&mirror);
+    let got: Vec<(RuleId, String)> = o
+        .findings
+        .iter()
+        .map(|f| (f.rule, f.message.clone()))
+        .collect();
+    assert_eq!(got.len(), 1, "{}", common::human(&o));
+    assert_eq!(got[0].0, RuleId::PR030);
+    assert!(
+        got[0].1.starts_with(&format!(
+            "the producer declares idempotent publishing but stream `{mirror}`"
+        )) && got[0]
+            .1
+            .ends_with("has no duplicate_window: a retried publish is stored twice"),
+        "{}",
+        got[0].1
+    );
+}

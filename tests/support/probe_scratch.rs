@@ -196,6 +196,10 @@ impl NatsScratch {
 
 impl Drop for NatsScratch {
     fn drop(&mut self) {
+        // Its mirror first, if `mirror` made one (a mirror keeps no source alive).
+        let _ = self
+            .rt
+            .block_on(self.js.delete_stream(format!("{}_MIRROR", self.name)));
         let _ = self.rt.block_on(self.js.delete_stream(&self.name));
     }
 }
@@ -383,5 +387,31 @@ impl ManagedQueue {
 impl Drop for ManagedQueue {
     fn drop(&mut self) {
         management("DELETE", &format!("/queues/%2F/{}", self.name), None);
+    }
+}
+
+impl NatsScratch {
+    /// A mirror of this stream, `<name>_MIRROR`, deleted on drop. The
+    /// server gives every other stream a duplicate window (a zero one
+    /// becomes 2m); a mirror has none, which makes it the one stream here
+    /// that shows a zero window.
+    pub fn mirror(&self) -> String {
+        use async_nats::jetstream::stream;
+        let name = format!("{}_MIRROR", self.name);
+        self.rt.block_on(async {
+            self.js
+                .create_stream(stream::Config {
+                    name: name.clone(),
+                    mirror: Some(stream::Source {
+                        name: self.name.clone(),
+                        ..Default::default()
+                    }),
+                    num_replicas: 1,
+                    ..Default::default()
+                })
+                .await
+                .unwrap();
+        });
+        name
     }
 }
