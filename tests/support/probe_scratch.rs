@@ -391,6 +391,27 @@ impl Drop for ManagedQueue {
 }
 
 impl NatsScratch {
+    /// One more durable pull consumer, configured like `careful`.
+    pub fn careful_consumer(&self, durable: &str) {
+        use async_nats::jetstream::consumer;
+        self.rt.block_on(async {
+            let s = self.js.get_stream(&self.name).await.unwrap();
+            s.create_consumer(consumer::pull::Config {
+                durable_name: Some(durable.into()),
+                ack_policy: consumer::AckPolicy::Explicit,
+                max_deliver: 5,
+                backoff: vec![
+                    std::time::Duration::from_secs(1),
+                    std::time::Duration::from_secs(20),
+                ],
+                max_ack_pending: 1,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        });
+    }
+
     /// A mirror of this stream, `<name>_MIRROR`, deleted on drop. The
     /// server gives every other stream a duplicate window (a zero one
     /// becomes 2m); a mirror has none, which makes it the one stream here
