@@ -92,7 +92,7 @@ impl PgPair {
         if let Some((uid, gid)) = user {
             std::os::unix::fs::chown(dir.path(), Some(uid), Some(gid)).unwrap();
         }
-        let mut pair = PgPair {
+        let pair = PgPair {
             port: free_port(),
             standby_port: free_port(),
             bin,
