@@ -168,6 +168,11 @@ fn rabbitmq_queue_arguments_through_the_management_api() {
         "denied.management".into(),
         "http://guest:Wr0ngPassw0rd@127.0.0.1:15672".into(),
     ));
+    // No TLS client: said, not attempted.
+    targets.push((
+        "secure.management".into(),
+        "https://guest:guest@127.0.0.1:15672".into(),
+    ));
     let targets: Vec<(&str, String)> = targets
         .iter()
         .map(|(n, u)| (n.as_str(), u.clone()))
@@ -188,6 +193,10 @@ fn rabbitmq_queue_arguments_through_the_management_api() {
                 "e.yaml",
                 rabbit_boundary("denied", &quorum.name, 1, BILLING),
             ),
+            (
+                "f.yaml",
+                rabbit_boundary("secure", &quorum.name, 1, BILLING),
+            ),
         ],
         &targets,
         true,
@@ -199,6 +208,7 @@ fn rabbitmq_queue_arguments_through_the_management_api() {
         ("c.yaml", RuleId::PR031), // 10 deliveries, 5 declared
         ("d.yaml", RuleId::PR002), // once, though AMQP and the API both say so
         ("e.yaml", RuleId::PR001), // login refused
+        ("f.yaml", RuleId::PR001), // https
     ]
     .iter()
     .map(|(f, r)| (f.to_string(), *r))
@@ -211,6 +221,10 @@ fn rabbitmq_queue_arguments_through_the_management_api() {
         "{text}"
     );
     assert!(text.contains("classic queue"), "{text}");
+    assert!(
+        text.contains("https:// management URLs are not supported"),
+        "{text}"
+    );
     let (status, _) = scratch::management("GET", &format!("/queues/%2F/{missing}"), None);
     assert_eq!(status, 404, "the probe created {missing}");
 }

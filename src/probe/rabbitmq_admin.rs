@@ -54,6 +54,11 @@ pub fn probe(
     queue: &str,
     timeout: Duration,
 ) -> Result<ManagedQueueFacts, Failure> {
+    if url.starts_with("https://") {
+        return Err(Failure::new(
+            "https:// management URLs are not supported (the probe has no TLS client): use http:// on a private network or through a tunnel",
+        ));
+    }
     let (base, creds) = split_credentials(url);
     let endpoint = format!("{base}/api/queues/{}/{}", segment(vhost), segment(queue));
     let agent: ureq::Agent = ureq::Agent::config_builder()

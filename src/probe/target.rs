@@ -27,7 +27,7 @@ impl Role {
             Role::Database => "a Cluster probes postgres://, postgresql://, mysql:// or mariadb://",
             Role::Broker => "an EventBoundary's broker probes nats:// or amqp://",
             Role::Dedup => "a dedup tier probes redis:// or rediss://",
-            Role::Management => "a RabbitMQ management target probes http://",
+            Role::Management => "a RabbitMQ management target probes http:// (not https://)",
         }
     }
 }
