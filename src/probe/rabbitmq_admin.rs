@@ -68,23 +68,37 @@ pub fn probe(
         .max_redirects(0)
         .build()
         .into();
-    let mut req = agent.get(&endpoint).header("accept", "application/json");
-    if let Some(c) = creds {
+    let auth = creds.map(|c| {
         let token = base64::engine::general_purpose::STANDARD.encode(c);
-        req = req.header("authorization", format!("Basic {token}"));
-    }
-    let mut resp = req
-        .call()
-        .map_err(|e| Failure::new(format!("management API: {e}")))?;
-    let status = resp.status().as_u16();
-    let body = resp
-        .body_mut()
-        .with_config()
-        .limit(1 << 20)
-        .read_to_string()
-        .map_err(|e| Failure::new(format!("management API: {e}")))?;
+        format!("Basic {token}")
+    });
+    let get = |endpoint: &str| -> Result<(u16, String), Failure> {
+        let mut req = agent.get(endpoint).header("accept", "application/json");
+        if let Some(a) = &auth {
+            req = req.header("authorization", a);
+        }
+        let mut resp = req
+            .call()
+            .map_err(|e| Failure::new(format!("management API: {e}")))?;
+        let body = resp
+            .body_mut()
+            .with_config()
+            .limit(1 << 20)
+            .read_to_string()
+            .map_err(|e| Failure::new(format!("management API: {e}")))?;
+        Ok((resp.status().as_u16(), body))
+    };
+    let (status, body) = get(&endpoint)?;
     match status {
-        200 => parse(queue, vhost, &body),
+        200 => {
+            // The version decides what an unset delivery limit means.
+            let (_, overview) = get(&format!("{base}/api/overview"))?;
+            let version = serde_json::from_str::<serde_json::Value>(&overview)
+                .ok()
+                .and_then(|v| v["rabbitmq_version"].as_str().map(str::to_string))
+                .unwrap_or_default();
+            parse(queue, vhost, &body, &version)
+        }
         404 => Ok(ManagedQueueFacts {
             queue: queue.to_string(),
             vhost: vhost.to_string(),
@@ -100,7 +114,12 @@ pub fn probe(
 }
 
 /// The queue's JSON, as 3.x and 4.x management plugins write it.
-fn parse(queue: &str, vhost: &str, body: &str) -> Result<ManagedQueueFacts, Failure> {
+fn parse(
+    queue: &str,
+    vhost: &str,
+    body: &str,
+    version: &str,
+) -> Result<ManagedQueueFacts, Failure> {
     let v: serde_json::Value = serde_json::from_str(body)
         .map_err(|e| Failure::new(format!("management API: not a queue object: {e}")))?;
     let args = &v["arguments"];
@@ -121,7 +140,19 @@ fn parse(queue: &str, vhost: &str, body: &str) -> Result<ManagedQueueFacts, Fail
         args["x-delivery-limit"].as_i64(),
         policy["delivery-limit"].as_i64(),
     ];
-    let delivery_limit = limits.into_iter().flatten().min();
+    let set = limits.into_iter().flatten().min();
+    // RabbitMQ 4 gives a quorum queue a limit of 20 unless one is set, and
+    // reads a negative one as "no limit"; 3.x has no default.
+    let major: u32 = version
+        .split('.')
+        .next()
+        .and_then(|m| m.parse().ok())
+        .unwrap_or(0);
+    let delivery_limit = match set {
+        Some(l) if l < 0 => None,
+        None if kind == "quorum" && major >= 4 => Some(20),
+        other => other,
+    };
     Ok(ManagedQueueFacts {
         queue: queue.to_string(),
         vhost: vhost.to_string(),
@@ -160,6 +191,7 @@ mod tests {
             r#"{"type":"quorum","durable":true,"members":["a","b","c"],
                "arguments":{"x-delivery-limit":9,"x-dead-letter-exchange":"dlx"},
                "effective_policy_definition":{"delivery-limit":4,"dead-letter-exchange":"other"}}"#,
+            "3.10.8",
         )
         .unwrap();
         assert_eq!(
@@ -167,11 +199,29 @@ mod tests {
             ("quorum", 3, Some(4))
         );
         assert_eq!(f.dead_letter_exchange.as_deref(), Some("dlx"));
-        let classic = parse("q", "/", r#"{"durable":false,"arguments":{}}"#).unwrap();
+        let classic = parse("q", "/", r#"{"durable":false,"arguments":{}}"#, "3.10.8").unwrap();
         assert_eq!((classic.kind.as_str(), classic.replicas), ("classic", 1));
         assert_eq!(
             (classic.delivery_limit, classic.dead_letter_exchange),
             (None, None)
+        );
+    }
+
+    #[test]
+    fn rabbitmq_4_defaults_a_quorum_queue_to_20_deliveries_after_the_first() {
+        let quorum = r#"{"type":"quorum","arguments":{}}"#;
+        assert_eq!(
+            parse("q", "/", quorum, "4.1.0").unwrap().delivery_limit,
+            Some(20)
+        );
+        assert_eq!(
+            parse("q", "/", quorum, "3.13.7").unwrap().delivery_limit,
+            None
+        );
+        let unlimited = r#"{"type":"quorum","arguments":{"x-delivery-limit":-1}}"#;
+        assert_eq!(
+            parse("q", "/", unlimited, "4.1.0").unwrap().delivery_limit,
+            None
         );
     }
 }
