@@ -11,7 +11,9 @@ use postgres::{Client, Config, NoTls};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-/// What the watcher saw.
+/// What the watcher saw (user tables only: oids from 16384 on, so the
+/// catalog rows the statement writes, `pg_class` and the like, are not
+/// mistaken for the table).
 #[derive(Debug, Default)]
 pub struct Seen {
     /// The strongest lock held on each table with rows.
@@ -100,7 +102,7 @@ pub fn observe(
             let rows = watcher
                 .query(
                     "SELECT coalesce(c.relname::text, ''), l.mode, l.granted, \
-                     coalesce(c.relkind::text, '') IN ('r', 'p') AND c.reltuples > 0 \
+                     coalesce(c.relkind::text, '') IN ('r', 'p') AND c.reltuples > 0 AND c.oid >= 16384 \
                      FROM pg_locks l LEFT JOIN pg_class c ON c.oid = l.relation WHERE l.pid = $1",
                     &[&pid],
                 )
