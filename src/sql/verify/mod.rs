@@ -5,6 +5,7 @@
 //!
 //! The prediction side reuses `sql::analysis` unchanged (splitter,
 //! classifier, lock table): this module never restates a lock fact.
+mod bookkeeping;
 pub mod command;
 pub mod compare;
 pub mod ephemeral;
@@ -21,6 +22,7 @@ pub mod pg;
 mod pg_exec;
 mod pg_pool;
 pub mod pg_watch;
+pub mod refusal;
 pub mod render;
 pub mod scratch;
 mod scratch_my;
@@ -98,6 +100,9 @@ pub struct Observed {
     /// The server refused the statement (its message).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Why, when the run can tell (`refusal::explain`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<refusal::Refusal>,
     /// Locks on indexes, views and sequences the prediction named were
     /// looked for (recordings made before verify did so lack this).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

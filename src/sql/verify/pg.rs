@@ -281,9 +281,18 @@ impl PgVerifier {
         let mut ctx = super::file_ctx(Dialect::Postgres, self.version);
         ctx.server_utc = self.server_utc;
         let analyses = super::analyse_in(scripts, ctx);
+        let mut notes = self.notes.clone();
+        for (name, create) in super::bookkeeping::pg_tables(scripts) {
+            self.ours(&create)?;
+            notes.push(format!(
+                "created the migration tool's table {name} (empty) first: the migrations name it, and the tool makes it before they run"
+            ));
+        }
         let mut out = Vec::new();
+        let mut texts = Vec::new();
         for (fa, script) in analyses.iter().zip(scripts) {
             for st in &fa.stmts {
+                texts.push(&script.text[st.span.start..st.span.end]);
                 let observed = match super::gatekeep(
                     script,
                     st,
@@ -299,7 +308,7 @@ impl PgVerifier {
                 out.push(StmtReport::new(script, st, observed));
             }
         }
-        let mut notes = self.notes.clone();
+        super::refusal::explain(&mut out, &texts, self.version);
         notes.extend(self.pool.notes());
         Ok(Run {
             dialect: "postgres".into(),
