@@ -20,6 +20,7 @@ pub mod limits;
 pub mod my;
 pub mod pg;
 mod pg_exec;
+mod pg_observe;
 mod pg_pool;
 pub mod pg_watch;
 pub mod refusal;
@@ -299,17 +300,6 @@ pub fn file_ctx(dialect: Dialect, version: Version) -> FileCtx {
         scope: String::new(),
         server_utc: false,
     }
-}
-
-/// A TimeZone setting whose offset is zero all year: PostgreSQL then
-/// stores timestamp and timestamptz alike and skips the rewrite between them.
-pub fn is_utc(tz: &str) -> bool {
-    let tz = tz.trim().trim_matches(['\'', '"']).to_ascii_lowercase();
-    let tz = tz.strip_prefix("etc/").unwrap_or(&tz);
-    matches!(
-        tz,
-        "utc" | "gmt" | "uct" | "zulu" | "universal" | "gmt0" | "gmt+0" | "gmt-0" | "z"
-    )
 }
 
 /// Static analysis of the scripts, in order, sharing one schema history.
