@@ -272,6 +272,13 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
                 if *cascade {
                     e.other = names(model.objects.dependent_views(&v.name));
                 }
+                // A materialized view's indexes go with it, and those of
+                // the materialized views the CASCADE drops.
+                let mut gone: Vec<String> = e.other.iter().map(|n| n.name.clone()).collect();
+                gone.push(v.name.clone());
+                for g in gone {
+                    e.other.extend(names(model.table_indexes(&g)));
+                }
                 e
             })
             .collect(),

@@ -67,6 +67,14 @@ pub struct PgVerifier {
     pool: Pool,
     sandboxed: bool,
     notes: Vec<String>,
+    /// A SHARE-or-stronger lock on an index the prediction does not name
+    /// is a disagreement (where the prediction names any relation). The
+    /// oracle sets it: its fixtures' histories name every index. Off for
+    /// real histories, whose index names the model cannot always follow
+    /// (`RENAME CONSTRAINT` renames the index; the parse keeps no names).
+    /// A statement watched from a second session is never strict: its
+    /// locks are sampled, and whether the index lock is caught varies.
+    pub strict_indexes: bool,
     // Declared last: dropped after the sessions above are closed.
     _place: Option<Place>,
 }
@@ -129,6 +137,7 @@ impl PgVerifier {
             opts: opts.clone(),
             sandboxed,
             notes,
+            strict_indexes: false,
             _place: place,
         })
     }
@@ -288,7 +297,10 @@ impl PgVerifier {
         let after = snapshot(&mut self.session.client)?;
         self.ours(close)?;
         let named: Vec<String> = st.locks.iter().map(|(n, _)| n.name.clone()).collect();
-        Ok(diff(&before, &after, &seen, &named))
+        let strict = self.strict_indexes && !named.is_empty();
+        Ok(super::pg_observe::diff_in(
+            &before, &after, &seen, &named, strict,
+        ))
     }
 
     /// Relation locks this session holds now.

@@ -70,12 +70,34 @@ pub fn diff(
     seen: &[(u32, String)],
     named: &[String],
 ) -> Observed {
+    diff_in(before, after, seen, named, false)
+}
+
+/// As `diff`; `strict`: an unnamed SHARE-or-stronger index lock counts
+/// (`PgVerifier::strict_indexes`).
+pub fn diff_in(
+    before: &Snapshot,
+    after: &Snapshot,
+    seen: &[(u32, String)],
+    named: &[String],
+    strict: bool,
+) -> Observed {
     let mut strongest: BTreeMap<String, PgMode> = BTreeMap::new();
-    let observed =
-        |r: &Rel| is_table(&r.kind) || is_named_other(&r.kind) && named.contains(&r.name);
+    // A SHARE or stronger lock on an index (a query or a row change opens
+    // every index with ACCESS SHARE or ROW EXCLUSIVE) is the statement's
+    // own: in a strict diff it is observed whether or not the prediction
+    // names the index, so a rewrite, REINDEX, DROP or DROP COLUMN that
+    // forgets one disagrees. SHARE UPDATE EXCLUSIVE on
+    // an index (CLUSTER ON, USING INDEX, RENAME, the CONCURRENTLY forms)
+    // is left to the rows that name it.
+    let observed = |r: &Rel, m: PgMode| {
+        is_table(&r.kind)
+            || is_named_other(&r.kind) && named.contains(&r.name)
+            || r.kind == "i" && m >= PgMode::Share && strict
+    };
     for (oid, mode) in seen {
-        if let Some(rel) = before.get(oid).filter(|r| observed(r)) {
-            let m = mode_name(mode);
+        let m = mode_name(mode);
+        if let Some(rel) = before.get(oid).filter(|r| observed(r, m)) {
             let e = strongest.entry(rel.name.clone()).or_insert(m);
             *e = (*e).max(m);
         }
