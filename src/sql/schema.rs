@@ -36,7 +36,7 @@ pub struct Model {
     /// The other relations and objects the lock model follows.
     pub objects: Box<super::schema_objects::Objects>,
     /// Indexes a constraint made (PRIMARY KEY, UNIQUE, EXCLUDE), by name.
-    pub constraint_indexes: std::collections::HashSet<String>,
+    pub constraint_indexes: Box<std::collections::HashSet<String>>,
 }
 
 fn key(n: &Name) -> String {
