@@ -231,14 +231,8 @@ fn runbook_paths_that_leave_the_repository_are_reported_not_looked_up() {
     s.link("docs/out-link.md", &s.outside.join("secret.env"));
     s.write("docs/runbooks/cluster-scale-out.md", "# Scale out\n");
     let cluster = CLUSTER
-        .replace(
-            "docs/runbooks/cluster-scale-up.md",
-            "../outside/secret.env",
-        )
-        .replace(
-            "docs/runbooks/cluster-decommission.md",
-            "docs/out-link.md",
-        );
+        .replace("docs/runbooks/cluster-scale-up.md", "../outside/secret.env")
+        .replace("docs/runbooks/cluster-decommission.md", "docs/out-link.md");
     s.write("contracts/a.yaml", &cluster);
     let o = s.run(&["check", "--format", "json", "contracts"]);
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -250,9 +244,18 @@ fn runbook_paths_that_leave_the_repository_are_reported_not_looked_up() {
         .map(|f| f["message"].as_str().unwrap())
         .collect();
     assert_eq!(cl071.len(), 2, "{cl071:?}");
-    assert!(cl071.iter().all(|m| m.contains("outside the repository")), "{cl071:?}");
-    assert!(cl071[0].contains("scale_up points at ../outside/secret.env"), "{cl071:?}");
-    assert!(cl071[1].contains("decommission points at docs/out-link.md"), "{cl071:?}");
+    assert!(
+        cl071.iter().all(|m| m.contains("outside the repository")),
+        "{cl071:?}"
+    );
+    assert!(
+        cl071[0].contains("scale_up points at ../outside/secret.env"),
+        "{cl071:?}"
+    );
+    assert!(
+        cl071[1].contains("decommission points at docs/out-link.md"),
+        "{cl071:?}"
+    );
     // The in-repository runbook that exists raises nothing.
     assert!(!cl071.iter().any(|m| m.contains("scale_out")));
     // CL071 is a warning (like a runbook that is missing), below the

@@ -14,7 +14,8 @@ const CONFIG: &str = "version: 1\ntoday: 2026-11-30\n";
 /// column, message), and the exit code.
 fn check(sb: &Sandbox) -> (i32, Vec<(String, String, u64, u64, String)>) {
     let o = sb.run(&["check", "--format", "json", "."]);
-    let doc: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
+    let doc: Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
     let f = doc["findings"]
         .as_array()
         .unwrap()
@@ -22,7 +23,13 @@ fn check(sb: &Sandbox) -> (i32, Vec<(String, String, u64, u64, String)>) {
         .map(|f| {
             let s = |k: &str| f[k].as_str().unwrap().to_string();
             let n = |k: &str| f[k].as_u64().unwrap();
-            (s("rule"), s("severity"), n("line"), n("column"), s("message"))
+            (
+                s("rule"),
+                s("severity"),
+                n("line"),
+                n("column"),
+                s("message"),
+            )
         })
         .collect();
     (o.status.code().expect("exited"), f)
@@ -67,7 +74,11 @@ fn a_statement_past_the_token_limit_is_an_error_where_the_limit_was_hit() {
     assert_eq!(p.len(), 1, "{f:?}");
     assert_eq!(p[0].0, "error");
     assert_eq!((p[0].1, p[0].2), (1, at as u64 + 1));
-    assert!(p[0].3.contains("longer than the 20000 tokens"), "{}", p[0].3);
+    assert!(
+        p[0].3.contains("longer than the 20000 tokens"),
+        "{}",
+        p[0].3
+    );
     assert!(f.iter().any(|f| f.0 == "MG001" && f.2 == 2), "{f:?}");
     assert_eq!(code, 1);
 }
@@ -85,8 +96,15 @@ fn a_deeply_nested_statement_is_an_error_at_the_parsers_last_level() {
     let (code, f) = check(&sb);
     let p = pc009(&f);
     assert_eq!(p.len(), 1, "{f:?}");
-    assert_eq!((p[0].0.as_str(), p[0].1, p[0].2), ("error", 1, head.len() as u64 + 50));
-    assert!(p[0].3.contains("nests deeper than the 50 levels"), "{}", p[0].3);
+    assert_eq!(
+        (p[0].0.as_str(), p[0].1, p[0].2),
+        ("error", 1, head.len() as u64 + 50)
+    );
+    assert!(
+        p[0].3.contains("nests deeper than the 50 levels"),
+        "{}",
+        p[0].3
+    );
     assert_eq!(code, 1);
 }
 
@@ -96,13 +114,23 @@ fn a_statement_too_large_for_the_parser_is_an_error_at_the_size_limit() {
     // Few tokens (one string), more than the parser's 1 MiB, and a stray
     // `)` so that the classifier does not recognise it either.
     let head = "ALTER TABLE t ADD CONSTRAINT c CHECK (x <> '";
-    let sql = format!("{head}{}'));\nCREATE INDEX i ON t (a);\n", "v".repeat(1 << 20));
+    let sql = format!(
+        "{head}{}'));\nCREATE INDEX i ON t (a);\n",
+        "v".repeat(1 << 20)
+    );
     sb.write("m.sql", &sql);
     let (code, f) = check(&sb);
     let p = pc009(&f);
     assert_eq!(p.len(), 1, "{f:?}");
-    assert_eq!((p[0].0.as_str(), p[0].1, p[0].2), ("error", 1, (1 << 20) + 1));
-    assert!(p[0].3.contains("larger than the 1 MiB the parser reads"), "{}", p[0].3);
+    assert_eq!(
+        (p[0].0.as_str(), p[0].1, p[0].2),
+        ("error", 1, (1 << 20) + 1)
+    );
+    assert!(
+        p[0].3.contains("larger than the 1 MiB the parser reads"),
+        "{}",
+        p[0].3
+    );
     assert!(f.iter().any(|f| f.0 == "MG001" && f.2 == 2), "{f:?}");
     assert_eq!(code, 1);
 }

@@ -26,7 +26,8 @@ fn sandbox(sql: &str, head: impl Fn(&str) -> String) -> (Sandbox, String) {
 /// The MG900 messages of a run.
 fn mg900(s: &Sandbox) -> Vec<String> {
     let o = s.run(&["check", "--format", "json", "."]);
-    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
+    let doc: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
     doc["findings"]
         .as_array()
         .unwrap()
@@ -44,19 +45,30 @@ fn a_recording_matches_statements_with_lone_cr_line_endings() {
     // with lone CRs: the head must be cut at the CR too.
     let sql = "-- legacy\rALTER TABLE order_items\rDROP CONSTRAINT order_items_order_ref;\r";
     let (s, rec) = sandbox(sql, |h| {
-        if h == STATEMENT { "ALTER TABLE order_items".into() } else { h.into() }
+        if h == STATEMENT {
+            "ALTER TABLE order_items".into()
+        } else {
+            h.into()
+        }
     });
     s.write("migrations/observed.json", rec);
     let m = mg900(&s);
     assert_eq!(m.len(), 1, "{m:?}");
-    assert!(m[0].starts_with("statement 1 (ALTER TABLE order_items):"), "{m:?}");
+    assert!(
+        m[0].starts_with("statement 1 (ALTER TABLE order_items):"),
+        "{m:?}"
+    );
     assert!(!m[0].contains('\r'));
 
     // Recorded from the lone-CR file (its head ran on past the CR),
     // checked now with LF.
     let sql = "-- legacy\nALTER TABLE order_items\nDROP CONSTRAINT order_items_order_ref;\n";
     let (s, rec) = sandbox(sql, |h| {
-        if h == STATEMENT { "ALTER TABLE order_items\rDROP CONSTRAINT order_items_order_ref".into() } else { h.into() }
+        if h == STATEMENT {
+            "ALTER TABLE order_items\rDROP CONSTRAINT order_items_order_ref".into()
+        } else {
+            h.into()
+        }
     });
     s.write("migrations/observed.json", rec);
     assert_eq!(mg900(&s).len(), 1);
