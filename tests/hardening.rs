@@ -120,6 +120,12 @@ fn a_deeply_nested_gate_pattern_is_a_located_mr003() {
         .as_str()
         .unwrap();
     assert!(msg.contains("nested more than 100 deep"), "{msg}");
+    // The 100 KB token is quoted by its head and its size, not whole.
+    assert!(msg.contains(&format!("… [{} bytes]", pat.len())), "{msg}");
+    for f in f.iter().filter(|f| f["rule"] == "MR003") {
+        let m = f["message"].as_str().unwrap();
+        assert!(m.len() < 1000, "{} bytes: {}", m.len(), &m[..200]);
+    }
     assert_eq!(code, 1);
 }
 
