@@ -10,9 +10,11 @@ use serde_json::Value;
 
 const CONFIG: &str = "version: 1\ntoday: 2026-11-30\n";
 
-/// The findings of a `check --format json` run as (rule, severity, line,
-/// column, message), and the exit code.
-fn check(sb: &Sandbox) -> (i32, Vec<(String, String, u64, u64, String)>) {
+/// A finding as (rule, severity, line, column, message).
+type Found = (String, String, u64, u64, String);
+
+/// The findings of a `check --format json` run, and the exit code.
+fn check(sb: &Sandbox) -> (i32, Vec<Found>) {
     let o = sb.run(&["check", "--format", "json", "."]);
     let doc: Value =
         serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
@@ -35,7 +37,7 @@ fn check(sb: &Sandbox) -> (i32, Vec<(String, String, u64, u64, String)>) {
     (o.status.code().expect("exited"), f)
 }
 
-fn pc009(f: &[(String, String, u64, u64, String)]) -> Vec<(String, u64, u64, String)> {
+fn pc009(f: &[Found]) -> Vec<(String, u64, u64, String)> {
     f.iter()
         .filter(|f| f.0 == "PC009")
         .map(|f| (f.1.clone(), f.2, f.3, f.4.clone()))
