@@ -86,6 +86,46 @@ fn a_statement_past_the_token_limit_is_an_error_where_the_limit_was_hit() {
 }
 
 #[test]
+fn a_data_load_past_the_limits_is_no_error_but_a_call_in_its_tail_is() {
+    let sb = Sandbox::new(CONFIG);
+    // 10,000 literal rows: 60,000 tokens, nothing in them can lock.
+    let rows: Vec<String> = (0..10_000).map(|i| format!("({i}, 'v{i}')")).collect();
+    sb.write(
+        "a.sql",
+        format!(
+            "INSERT INTO t (a, b) VALUES {} ON CONFLICT DO NOTHING;\n",
+            rows.join(", ")
+        ),
+    );
+    // The same load with a function call at its end, past the limit.
+    sb.write(
+        "b.sql",
+        format!(
+            "INSERT INTO t (a, b) VALUES {}, (0, f());\n",
+            rows.join(", ")
+        ),
+    );
+    let (_, f) = check(&sb);
+    let errors: Vec<_> = f
+        .iter()
+        .filter(|f| f.0 == "PC009" && f.1 == "error")
+        .collect();
+    assert_eq!(errors.len(), 1, "{f:?}");
+    assert!(errors[0].4.contains("longer than the 20000 tokens"));
+    let o = sb.run(&["check", "--format", "json", "a.sql"]);
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        !doc["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule"] == "PC009"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
 fn a_deeply_nested_statement_is_an_error_at_the_parsers_last_level() {
     let sb = Sandbox::new(CONFIG);
     // One `)` too many: the classifier refuses it, sqlparser runs out of

@@ -60,7 +60,10 @@ fn problem(
         return Some((e.at, detail, Some(UNCLOSED_HELP)));
     }
     let body = statement_text(ctx, fa, st);
-    if let Some(at) = past_token_limit(body, fa.ctx.dialect) {
+    // A data load (`INSERT … VALUES` of literal rows) hides nothing in its
+    // tail: its locks are its head's, so a limit it passes is no error.
+    let load = body.len() > TOKEN_LIMIT && literal_rows(body, fa.ctx.dialect);
+    if let Some(at) = past_token_limit(body, fa.ctx.dialect).filter(|_| !load) {
         let detail = format!(
             "it is longer than the {TOKEN_LIMIT} tokens platcheck analyses; nothing from here to its end was analysed"
         );
@@ -71,6 +74,11 @@ fn problem(
     }
     match &st.parsed {
         Parsed::Ok => None,
+        Parsed::Skipped if load => Some((
+            st.span.start,
+            "too large for the parser and not a statement platcheck recognises".to_string(),
+            None,
+        )),
         Parsed::Skipped => {
             let detail = format!(
                 "it is larger than the {} MiB the parser reads and not a statement platcheck recognises; nothing from here to its end was analysed",
@@ -111,6 +119,91 @@ fn past_token_limit(body: &str, dialect: Dialect) -> Option<usize> {
         .map(|t| t.start)
 }
 
+/// Whether the statement is `INSERT`/`REPLACE … VALUES` followed by
+/// literal rows only (strings, numbers, NULL/TRUE/FALSE/DEFAULT, signs,
+/// casts, placeholders), optionally ending in `ON CONFLICT [(cols)] DO
+/// NOTHING`: nothing in such a tail can take a lock or call a function.
+fn literal_rows(body: &str, dialect: Dialect) -> bool {
+    let mut lx = lexer::Lexer::new(body, dialect);
+    let mut toks = std::iter::from_fn(|| lx.next_token()).filter(|t| !t.is_trivia());
+    let word = |t: &lexer::Token| body[t.start..t.end].to_ascii_lowercase();
+    if !toks
+        .next()
+        .is_some_and(|t| t.kind == Tok::Word && matches!(word(&t).as_str(), "insert" | "replace"))
+    {
+        return false;
+    }
+    let mut depth = 0usize;
+    let mut rows = false;
+    let mut after_cast = false;
+    let mut tail: Vec<String> = Vec::new();
+    for t in toks {
+        if t.unterminated {
+            return false;
+        }
+        let text = &body[t.start..t.end];
+        if !tail.is_empty() {
+            tail.push(if t.kind == Tok::Word {
+                word(&t)
+            } else {
+                text.to_string()
+            });
+            continue;
+        }
+        if t.kind == Tok::Punct {
+            match text {
+                "(" => depth += 1,
+                ")" => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if !rows {
+            rows = depth == 0 && t.kind == Tok::Word && word(&t) == "values";
+            continue;
+        }
+        let cast = std::mem::take(&mut after_cast);
+        let ok = match t.kind {
+            Tok::Str | Tok::Number | Tok::Placeholder | Tok::Param => true,
+            Tok::Punct => {
+                after_cast = text == "::";
+                matches!(text, "(" | ")" | "," | "-" | "+" | "::" | "." | "[" | "]")
+            }
+            Tok::Word if cast => true,
+            Tok::Word => match word(&t).as_str() {
+                "null" | "true" | "false" | "default" => true,
+                "on" if depth == 0 => {
+                    tail.push("on".into());
+                    true
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    if tail.is_empty() {
+        return rows;
+    }
+    // `on conflict [( a , b )] do nothing`
+    let t: Vec<&str> = tail.iter().map(String::as_str).collect();
+    let cols_ok = |c: &[&str]| {
+        c.first() == Some(&"(")
+            && c.last() == Some(&")")
+            && c[1..c.len() - 1].iter().all(|w| {
+                *w == ","
+                    || w.chars()
+                        .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '"')
+            })
+    };
+    match t.as_slice() {
+        ["on", "conflict", "do", "nothing"] => true,
+        ["on", "conflict", cols @ .., "do", "nothing"] => cols.len() >= 2 && cols_ok(cols),
+        _ => false,
+    }
+}
+
 /// The `(` that opens the parser's last allowed level of nesting: where a
 /// statement too deep for it becomes unreadable.
 fn too_deep(body: &str, dialect: Dialect) -> Option<usize> {
@@ -138,4 +231,33 @@ fn floor_boundary(text: &str, mut i: usize) -> usize {
         i -= 1;
     }
     i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literal_rows_are_data_and_anything_else_is_not() {
+        let pg = Dialect::Postgres;
+        for ok in [
+            "INSERT INTO t (a, b) VALUES (1, 'x'), (-2, NULL), (3, '{}'::jsonb)",
+            "insert into s.t values (DEFAULT, true, 1.5e3, ${v})",
+            "INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING",
+            "INSERT INTO t VALUES (1) ON CONFLICT (a, b) DO NOTHING",
+        ] {
+            assert!(literal_rows(ok, pg), "{ok}");
+        }
+        for bad in [
+            "INSERT INTO t VALUES (1, now())",
+            "INSERT INTO t VALUES (1, (SELECT 1))",
+            "INSERT INTO t SELECT 1",
+            "INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET a = 2",
+            "INSERT INTO t VALUES (1); DROP TABLE t",
+            "ALTER TABLE t ADD COLUMN a int DEFAULT 1",
+            "INSERT INTO t VALUES ('unterminated",
+        ] {
+            assert!(!literal_rows(bad, pg), "{bad}");
+        }
+    }
 }
