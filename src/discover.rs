@@ -6,8 +6,9 @@ use crate::settings::{CONFIG_NAME, Settings};
 // Their old home; kept so that callers above this layer need not change.
 pub use crate::read::read_input;
 pub use crate::source::{FileClass, display_path, normalize};
-use globset::{Glob, GlobSet, GlobSetBuilder};
 use std::path::{Path, PathBuf};
+
+mod globs;
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Candidate {
@@ -84,31 +85,9 @@ fn is_migration_input(path: &Path) -> bool {
     })
 }
 
-fn globset(patterns: &[String]) -> Result<GlobSet, String> {
-    Ok(globset_indexed(patterns)?.0)
-}
-
-/// The set, and for each of its globs the pattern it came from.
-fn globset_indexed(patterns: &[String]) -> Result<(GlobSet, Vec<usize>), String> {
-    let mut b = GlobSetBuilder::new();
-    let mut owner = Vec::new();
-    for (i, p) in patterns.iter().enumerate() {
-        b.add(Glob::new(p).map_err(|e| format!("invalid glob `{p}`: {e}"))?);
-        owner.push(i);
-        // `dir/**` should also match the directory's own files when written `dir`.
-        if !p.contains('*')
-            && let Ok(g) = Glob::new(&format!("{}/**", p.trim_end_matches('/')))
-        {
-            b.add(g);
-            owner.push(i);
-        }
-    }
-    Ok((b.build().map_err(|e| e.to_string())?, owner))
-}
-
 pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Discovered, String> {
-    let (include, owner) = globset_indexed(&settings.include)?;
-    let exclude = globset(&settings.exclude)?;
+    let (include, owner) = globs::compile(&settings.include, "include", settings)?;
+    let exclude = globs::compile(&settings.exclude, "exclude", settings)?.0;
     let mut out = Discovered::default();
     let mut matched = vec![false; settings.include.len()];
     let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());

@@ -85,26 +85,13 @@ fn main() -> ExitCode {
 fn write_files(files: &[cli::FileWrite]) -> Result<(), String> {
     for f in files {
         if f.append {
-            append(&f.path, &f.text)
-                .map_err(|e| format!("cannot write {}: {e}", f.path.display()))?;
+            // The runner owns the step summary: appended in one write.
+            platcheck::read::write::append_once(&f.path, &f.text)?;
         } else {
             platcheck::read::write::write_file(&f.path, &f.text, f.replace)?;
         }
     }
     Ok(())
-}
-
-/// The step summary is appended to (the runner owns the file), never
-/// through a link.
-fn append(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let mut opts = std::fs::OpenOptions::new();
-    opts.create(true).append(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.custom_flags(libc::O_NOFOLLOW);
-    }
-    opts.open(path)?.write_all(text.as_bytes())
 }
 
 /// Prints the result. A closed pipe (`platcheck | head`) is not an error

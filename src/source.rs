@@ -191,18 +191,40 @@ impl SourceFile {
         base + count_chars(&self.text.as_bytes()[mark * MARK_STEP..at])
     }
 
-    /// Byte offset of a 1-based line/column (clamped to the line).
+    /// Byte offset of a 1-based line/column (clamped to the line). Found
+    /// from the nearest character mark, so a column far along a very long
+    /// line costs a binary search and at most `MARK_STEP` bytes.
     pub fn offset_of(&self, line: usize, column: usize) -> usize {
         if line == 0 || line > self.line_starts.len() {
             return self.text.len();
         }
         let start = self.line_starts[line - 1];
-        let text = self.line_text(line);
-        let within = text
-            .char_indices()
-            .nth(column.saturating_sub(1))
-            .map_or(text.len(), |(i, _)| i);
-        start + within
+        let end = start + self.line_text(line).len();
+        let want = self
+            .chars_before(start)
+            .saturating_add(column.saturating_sub(1));
+        // The last mark with no more than `want` characters before it: the
+        // wanted character starts at or after it.
+        let mark = self
+            .char_marks
+            .partition_point(|&n| n <= want)
+            .saturating_sub(1);
+        let (mut at, mut n) = if mark * MARK_STEP > start {
+            (mark * MARK_STEP, self.char_marks[mark])
+        } else {
+            (start, self.chars_before(start))
+        };
+        let b = self.text.as_bytes();
+        while at < end {
+            if (b[at] as i8) >= -0x40 {
+                if n == want {
+                    return at;
+                }
+                n += 1;
+            }
+            at += 1;
+        }
+        end
     }
 
     /// The span covering a whole 1-based line (without its ending).
@@ -261,6 +283,31 @@ mod tests {
         assert_eq!(s.line_col(three), LineCol { line: 4, column: 5 });
         assert_eq!(s.offset_of(4, 5), three);
         assert_eq!(s.line_col(s.text.len()), LineCol { line: 5, column: 2 });
+    }
+
+    #[test]
+    fn offset_of_inverts_line_col_everywhere() {
+        let text = format!(
+            "é\r\n{}x\r{}\n\nend",
+            "aé€😀".repeat(700),
+            "b".repeat(MARK_STEP * 3)
+        );
+        let s = SourceFile::new("a", "a", &text);
+        for (at, _) in s.text.char_indices() {
+            let lc = s.line_col(at);
+            if s.text[at..].starts_with('\r') || s.text[at..].starts_with('\n') {
+                continue;
+            }
+            assert_eq!(s.offset_of(lc.line, lc.column), at, "{at} {lc:?}");
+        }
+        // Past the end of a line: clamped to it.
+        assert_eq!(s.offset_of(1, 99), 2);
+        assert_eq!(
+            s.offset_of(2, usize::MAX),
+            s.line_start(2) + s.line_text(2).len()
+        );
+        assert_eq!(s.offset_of(4, 1), s.line_start(4));
+        assert_eq!(s.offset_of(9, 1), s.text.len());
     }
 
     #[test]

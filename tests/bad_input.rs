@@ -258,6 +258,34 @@ fn include_and_exclude_globs_and_gitignore_are_honoured() {
     assert_eq!(explicit.findings.iter().filter(typo).count(), 1);
 }
 
+#[test]
+fn an_invalid_glob_stops_the_run_with_its_place_in_the_config() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    write(
+        d,
+        "platcheck.yaml",
+        "version: 1\ninclude:\n  - contracts/**\n  - \"docs/[a-\"\nexclude: [\"x/{a,b\"]\n",
+    );
+    write(d, "contracts/a.yaml", contract("a", "  ha:\n    rpo: 0s\n"));
+    let o = common::run_in(d, &["check", "."]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("platcheck.yaml:4:5: invalid `include` glob `docs/[a-`: a character class `[` is never closed; expected a `]` after it"),
+        "{err}"
+    );
+    // Once the include is fixed, the exclude is located the same way.
+    write(d, "platcheck.yaml", "version: 1\nexclude: [\"x/{a,b\"]\n");
+    let o = common::run_in(d, &["check", "."]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("platcheck.yaml:2:11: invalid `exclude` glob `x/{a,b`: alternatives `{` are never closed; expected a `}`"),
+        "{err}"
+    );
+}
+
 /// Runs a check on another thread and fails, instead of hanging the suite,
 /// when it does not finish: the cases below used to block forever.
 fn check_within(paths: &[&Path], secs: u64) -> platcheck::engine::Outcome {

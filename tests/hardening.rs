@@ -120,6 +120,12 @@ fn a_deeply_nested_gate_pattern_is_a_located_mr003() {
         .as_str()
         .unwrap();
     assert!(msg.contains("nested more than 100 deep"), "{msg}");
+    // The 100 KB token is quoted by its head and its size, not whole.
+    assert!(msg.contains(&format!("… [{} bytes]", pat.len())), "{msg}");
+    for f in f.iter().filter(|f| f["rule"] == "MR003") {
+        let m = f["message"].as_str().unwrap();
+        assert!(m.len() < 1000, "{} bytes: {}", m.len(), &m[..200]);
+    }
     assert_eq!(code, 1);
 }
 
@@ -146,10 +152,13 @@ fn deeply_nested_sql_is_a_located_pc009_and_the_file_goes_on() {
         nested(50_000, "1")
     );
     let (code, f) = check_dir(&[("m.sql", sql)]);
-    assert_eq!(at(&f, "PC009"), vec![("m.sql".to_string(), 1, 1)]);
+    // "SELECT" is token 1, so the 20,001st token (the first the analysis
+    // did not keep) is the 20,000th `(`, at column 7 + 20,000.
+    assert_eq!(at(&f, "PC009"), vec![("m.sql".to_string(), 1, 20_007)]);
+    let pc009 = f.iter().find(|f| f["rule"] == "PC009").unwrap();
+    // A limit hit fails closed: the statement was not read to its end.
+    assert_eq!(pc009["severity"], "error");
     assert_eq!(at(&f, "MG001"), vec![("m.sql".to_string(), 2, 1)]);
-    // PC009 for a parse limit is a warning; the exit code is MG001's, which
-    // fails closed on a table of unknown size.
     assert_eq!(code, 1);
 }
 

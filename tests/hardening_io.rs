@@ -222,3 +222,44 @@ fn a_link_out_that_include_would_not_select_is_left_alone() {
     );
     s.assert_outside_unchanged();
 }
+
+#[test]
+fn runbook_paths_that_leave_the_repository_are_reported_not_looked_up() {
+    let s = Sandbox::new(CONFIG);
+    // Each names a file that exists, outside: before, the lookup followed
+    // them, so the existing ones passed and a contract could probe the disk.
+    s.link("docs/out-link.md", &s.outside.join("secret.env"));
+    s.write("docs/runbooks/cluster-scale-out.md", "# Scale out\n");
+    let cluster = CLUSTER
+        .replace("docs/runbooks/cluster-scale-up.md", "../outside/secret.env")
+        .replace("docs/runbooks/cluster-decommission.md", "docs/out-link.md");
+    s.write("contracts/a.yaml", &cluster);
+    let o = s.run(&["check", "--format", "json", "contracts"]);
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let cl071: Vec<&str> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "CL071")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(cl071.len(), 2, "{cl071:?}");
+    assert!(
+        cl071.iter().all(|m| m.contains("outside the repository")),
+        "{cl071:?}"
+    );
+    assert!(
+        cl071[0].contains("scale_up points at ../outside/secret.env"),
+        "{cl071:?}"
+    );
+    assert!(
+        cl071[1].contains("decommission points at docs/out-link.md"),
+        "{cl071:?}"
+    );
+    // The in-repository runbook that exists raises nothing.
+    assert!(!cl071.iter().any(|m| m.contains("scale_out")));
+    // CL071 is a warning (like a runbook that is missing), below the
+    // default fail_on.
+    assert_eq!(o.status.code(), Some(0));
+    s.assert_outside_unchanged();
+}

@@ -122,6 +122,51 @@ fn the_step_summary_escapes_file_names_and_messages() {
 }
 
 #[test]
+fn the_step_summary_is_appended_once_and_never_through_a_link_or_to_a_fifo() {
+    let s = Sandbox::new(CONFIG);
+    s.write("contracts/![x](https:__t_p.png) *b*.yaml", hostile_key());
+    let summary = s.repo.join("summary.md");
+    std::fs::write(&summary, "earlier step\n").unwrap();
+    let env = |p: &std::path::Path| vec![("GITHUB_STEP_SUMMARY", p.to_str().unwrap().to_string())];
+    let run = |p: &std::path::Path| {
+        let e = env(p);
+        let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        s.run_env(&["check", "--format", "github"], &e)
+    };
+    let o = run(&summary);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let md = std::fs::read_to_string(&summary).unwrap();
+    // The earlier step's text stays first; ours follows in one block.
+    assert!(md.starts_with("earlier step\n## platcheck\n"), "{md}");
+    assert_eq!(md.matches("## platcheck").count(), 1);
+    // Markdown in a file name is inert: no image, no emphasis.
+    assert!(
+        md.contains("\\!\\[x\\](https:\\_\\_t\\_p.png) \\*b\\*.yaml"),
+        "{md}"
+    );
+
+    // A link is refused, its target untouched.
+    let target = s.outside.join("secret.env");
+    let link = s.repo.join("link.md");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let o = run(&link);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("it is a symlink"), "{}", stderr(&o));
+
+    // A FIFO nobody reads neither hangs the run nor is written.
+    let fifo = s.repo.join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let o = run(&fifo);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
+    s.assert_outside_unchanged();
+}
+
+#[test]
 fn github_overflow_notes_fit_inside_the_per_level_cap() {
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_platcheck"))
         .args([

@@ -145,20 +145,123 @@ pub fn step_summary(outcome: &Outcome) -> String {
     out
 }
 
-/// A table cell of the step summary: one line, no raw HTML, no `|`.
-/// Backticks stay: messages quote keys as code.
+/// How much of a message a summary cell shows: GitHub refuses a step
+/// summary over 1 MiB, and 50 rows of a 100 KB token would pass that.
+const MAX_CELL: usize = 1000;
+
+/// A table cell of the step summary: one line, no raw HTML, no `|`, no
+/// Markdown but the message's own code spans (it quotes keys as code; the
+/// text of a span is literal, so only its `|` needs escaping there).
 fn cell(s: &str) -> String {
-    html(s)
+    let s = if s.len() > MAX_CELL {
+        let mut cut = MAX_CELL;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{}… ({} bytes in all)", &s[..cut], s.len())
+    } else {
+        s.to_string()
+    };
+    let mut out = String::new();
+    let mut rest = s.as_str();
+    while let Some(open) = rest.find('`') {
+        out.push_str(&html(&rest[..open]));
+        let after = &rest[open..];
+        let run = after.len() - after.trim_start_matches('`').len();
+        let body = &after[run..];
+        match closing(body, run) {
+            Some(end) => {
+                let span = escape::one_line(&body[..end]).replace('|', "\\|");
+                let ticks = &after[..run];
+                let _ = write!(out, "{ticks}{span}{ticks}");
+                rest = &body[end + run..];
+            }
+            None => {
+                // No closing run: the backticks are literal text.
+                out.push_str(&"\\`".repeat(run));
+                rest = body;
+            }
+        }
+    }
+    out.push_str(&html(rest));
+    out
+}
+
+/// Where a code span's body ends: the next run of exactly `run` backticks
+/// (CommonMark's rule), as a byte offset into `body`.
+fn closing(body: &str, run: usize) -> Option<usize> {
+    let b = body.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'`' {
+            let n = b[i..].iter().take_while(|c| **c == b'`').count();
+            if n == run {
+                return Some(i);
+            }
+            i += n;
+        } else {
+            i += 1;
+        }
+    }
+    None
 }
 
 /// Text made inert for Markdown with HTML: entities for `&<>"'` and `|`,
+/// a backslash before what makes emphasis, links, images, code or
+/// strike-through (a file named `![](https://…)` must not load an image),
 /// line breaks as spaces, controls escaped. A file name can hold any of them.
 fn html(s: &str) -> String {
-    escape::one_line(s)
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&#39;")
-        .replace('|', "&#124;")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '|' => out.push_str("&#124;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '~' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    escape::one_line(&out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_CELL, cell, html};
+
+    #[test]
+    fn markdown_in_names_is_inert() {
+        assert_eq!(
+            html("![x](https://t/p.png) *a* _b_ ~c~ `d` <i> a|b \\"),
+            "\\!\\[x\\](https://t/p.png) \\*a\\* \\_b\\_ \\~c\\~ \\`d\\` &lt;i&gt; a&#124;b \\\\"
+        );
+    }
+
+    #[test]
+    fn messages_keep_their_code_spans_literal() {
+        assert_eq!(
+            cell("key `a|<b>*` is [unknown]"),
+            "key `a\\|<b>*` is \\[unknown\\]"
+        );
+        assert_eq!(cell("``a`b`` c"), "``a`b`` c");
+        // An unclosed span is text, its backticks escaped.
+        assert_eq!(cell("a ` b <c>"), "a \\` b &lt;c&gt;");
+        assert_eq!(cell("`x\ny`"), "`x y`");
+    }
+
+    #[test]
+    fn long_messages_are_cut_with_their_size() {
+        let long = format!("token `{}`", "é".repeat(100_000));
+        let c = cell(&long);
+        assert!(c.len() < MAX_CELL + 100, "{}", c.len());
+        assert!(
+            c.ends_with(&format!("… ({} bytes in all)", long.len())),
+            "{c}"
+        );
+    }
 }

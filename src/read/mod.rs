@@ -13,7 +13,7 @@ mod decode;
 mod scope;
 pub mod write;
 pub use decode::decode;
-pub use scope::Scope;
+pub use scope::{Lookup, Scope, lookup_inside};
 
 /// Reads an input file as text: inside `scope`, within `max` bytes, decoded
 /// by [`decode`]. Every reader of a user's file goes through here.

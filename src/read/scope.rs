@@ -86,6 +86,84 @@ impl Scope {
     }
 }
 
+/// What a repository path names, found without leaving the repository.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    Found,
+    Missing,
+    /// Absolute, climbing out with `..`, or through a link that leads out.
+    Outside,
+}
+
+/// Links followed before a lookup gives up (the kernel's own limit).
+const MAX_HOPS: usize = 40;
+
+/// Whether `rel`, relative to `root`, names an existing file or directory.
+/// Resolves one component at a time, reading links as links, so nothing
+/// outside `root` is ever touched: a contract naming `/etc/passwd` or
+/// `../../secret` must not learn whether it exists (nor stat an automount).
+pub fn lookup_inside(root: &Path, rel: &str) -> Lookup {
+    use std::collections::VecDeque;
+    use std::path::Component;
+    let rel = Path::new(rel);
+    if rel.has_root() || rel.is_absolute() {
+        return Lookup::Outside;
+    }
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| crate::source::normalize(root));
+    let mut todo: VecDeque<std::ffi::OsString> = VecDeque::new();
+    let push_front = |todo: &mut VecDeque<_>, p: &Path| {
+        for c in p.components().rev() {
+            todo.push_front(c.as_os_str().to_owned());
+        }
+    };
+    push_front(&mut todo, rel);
+    let mut at = root.clone();
+    let mut hops = 0;
+    while let Some(c) = todo.pop_front() {
+        match Path::new(&c).components().next() {
+            None | Some(Component::CurDir) => {}
+            Some(Component::ParentDir) => {
+                if at == root {
+                    return Lookup::Outside;
+                }
+                at.pop();
+            }
+            Some(Component::Normal(name)) => {
+                let next = at.join(name);
+                let Ok(meta) = std::fs::symlink_metadata(&next) else {
+                    return Lookup::Missing;
+                };
+                if !meta.file_type().is_symlink() {
+                    at = next;
+                    continue;
+                }
+                hops += 1;
+                let Ok(target) = std::fs::read_link(&next) else {
+                    return Lookup::Missing;
+                };
+                if hops > MAX_HOPS {
+                    return Lookup::Missing;
+                }
+                if target.has_root() {
+                    // An absolute target is followed only inside the root.
+                    let Ok(inner) = crate::source::normalize(&target)
+                        .strip_prefix(&root)
+                        .map(Path::to_path_buf)
+                    else {
+                        return Lookup::Outside;
+                    };
+                    at = root.clone();
+                    push_front(&mut todo, &inner);
+                } else {
+                    push_front(&mut todo, &target);
+                }
+            }
+            Some(_) => return Lookup::Outside,
+        }
+    }
+    Lookup::Found
+}
+
 #[cfg(test)]
 mod tests {
     use super::Scope;
@@ -111,5 +189,35 @@ mod tests {
         assert!(scope.check(&secret).is_err());
         assert!(Scope::new(repo.path(), true).check(&link).is_ok());
         assert!(Scope::default().check(&link).is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn lookups_never_leave_the_root() {
+        use super::{Lookup, lookup_inside};
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path().join("repo");
+        std::fs::create_dir_all(repo.join("docs/sub")).unwrap();
+        std::fs::write(repo.join("docs/a.md"), "").unwrap();
+        std::fs::write(tmp.path().join("secret.md"), "").unwrap();
+        symlink("../secret.md", repo.join("out.md")).unwrap();
+        symlink(tmp.path().join("secret.md"), repo.join("abs-out.md")).unwrap();
+        symlink(repo.join("docs/a.md"), repo.join("abs-in.md")).unwrap();
+        symlink("docs/sub", repo.join("in-dir")).unwrap();
+        symlink("loop", repo.join("loop")).unwrap();
+        let l = |p: &str| lookup_inside(&repo, p);
+        assert_eq!(l("docs/a.md"), Lookup::Found);
+        assert_eq!(l("./docs/sub/../a.md"), Lookup::Found);
+        assert_eq!(l("in-dir/../a.md"), Lookup::Found);
+        assert_eq!(l("abs-in.md"), Lookup::Found);
+        assert_eq!(l("docs/b.md"), Lookup::Missing);
+        assert_eq!(l("docs/a.md/x"), Lookup::Missing);
+        assert_eq!(l("loop"), Lookup::Missing);
+        assert_eq!(l("../secret.md"), Lookup::Outside);
+        assert_eq!(l("docs/../../secret.md"), Lookup::Outside);
+        assert_eq!(l("out.md"), Lookup::Outside);
+        assert_eq!(l("abs-out.md"), Lookup::Outside);
+        assert_eq!(l("/etc/passwd"), Lookup::Outside);
     }
 }

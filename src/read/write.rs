@@ -69,6 +69,49 @@ pub fn write_file(path: &Path, text: &str, replace: Replace) -> Result<(), Strin
     done.map_err(|e| format!("cannot write {shown}: {}", super::io_reason(&e.error)))
 }
 
+/// Appends `text` to a file another program owns (`$GITHUB_STEP_SUMMARY`,
+/// shared by every step of a job) in one `write` on an `O_APPEND` handle,
+/// so that a concurrent writer can never interleave with it: a short write
+/// is reported, not completed by a second write that could land after
+/// someone else's. Never through a link, never blocking on a FIFO.
+pub fn append_once(path: &Path, text: &str) -> Result<(), String> {
+    let shown = path.display();
+    let mut opts = std::fs::OpenOptions::new();
+    opts.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let mut file = opts.open(path).map_err(|e| {
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            return format!(
+                "refusing to write {shown}: it is a symlink (platcheck does not write through links)"
+            );
+        }
+        format!("cannot write {shown}: {}", super::io_reason(&e))
+    })?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot write {shown}: {}", super::io_reason(&e)))?;
+    if !meta.is_file() {
+        return Err(format!(
+            "refusing to write {shown}: {} is not a regular file",
+            super::file_kind(&meta.file_type())
+        ));
+    }
+    let bytes = text.as_bytes();
+    match file.write(bytes) {
+        Ok(n) if n == bytes.len() => Ok(()),
+        Ok(n) => Err(format!(
+            "cannot write {shown}: only {n} of {} bytes were written (the disk may be full)",
+            bytes.len()
+        )),
+        Err(e) => Err(format!("cannot write {shown}: {}", super::io_reason(&e))),
+    }
+}
+
 fn refuse_foreign(path: &Path, replace: Replace) -> Result<(), String> {
     let shown = path.display();
     match replace {

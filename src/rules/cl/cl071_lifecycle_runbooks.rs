@@ -4,9 +4,12 @@
 //! Paths are resolved against the directory of the platcheck.yaml in use
 //! (the working directory when there is none), the same root the include
 //! globs use; `http(s)://` links point outside the repo and are not checked.
+//! A path that leaves the repository (absolute, `..`, a link out) is
+//! reported as such, never looked up.
 use super::common::{missing, node, str_at, under};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
+use crate::read::Lookup;
 use crate::registry::RuleCtx;
 
 const STEPS: [&str; 3] = ["scale_up", "scale_out", "decommission"];
@@ -42,14 +45,19 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             if path.starts_with("https://") || path.starts_with("http://") {
                 continue;
             }
-            if !ctx.settings.root.join(path).exists() {
-                sink.push(
-                    c.report(RuleId::CL071, &at)
-                        .variant("not_found")
-                        .var("step", step)
-                        .var("path", path),
-                );
-            }
+            // Looked up without leaving the repository: a contract must
+            // not learn (or make platcheck touch) what lies outside it.
+            let variant = match crate::read::lookup_inside(&ctx.settings.root, path) {
+                Lookup::Found => continue,
+                Lookup::Missing => "not_found",
+                Lookup::Outside => "outside",
+            };
+            sink.push(
+                c.report(RuleId::CL071, &at)
+                    .variant(variant)
+                    .var("step", step)
+                    .var("path", path),
+            );
         }
     }
 }

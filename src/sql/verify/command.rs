@@ -18,7 +18,9 @@ pub fn scripts(files: &[PathBuf], cwd: &Path, product: &str) -> Result<Vec<Scrip
     for f in files {
         let abs = cwd.join(f);
         if abs.is_dir() {
-            out.extend(super::history_scripts::up_scripts(&abs, f, product)?);
+            out.extend(super::history_scripts::up_scripts(
+                &abs, f, product, &scope,
+            )?);
         } else {
             let text = crate::read::read_text(&abs, crate::settings::DEFAULT_MAX_FILE_SIZE, &scope)
                 .map_err(|e| format!("{}: {e}", f.display()))?;

@@ -5,20 +5,48 @@
 //! lint and the replay then agree on which statements exist and how they
 //! are numbered, so a recording's statements are the history's.
 use super::Script;
+use crate::read::Scope;
 use crate::settings::Settings;
 use crate::source::SourceFile;
 use crate::sql::history;
 use crate::workspace::Workspace;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+/// The SQL files under `dir`, in name order. A link is followed only
+/// where the scope admits it (a link out is an error naming it, not a
+/// silent skip), a directory seen before (a link loop, `m/loop -> ..`) is
+/// not walked again, and nothing is opened here (a FIFO is `read_text`'s).
+fn walk(
+    dir: &Path,
+    shown: &Path,
+    scope: &Scope,
+    seen: &mut HashSet<PathBuf>,
+    out: &mut Vec<PathBuf>,
+) -> Result<(), String> {
+    if !seen.insert(std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())) {
+        return Ok(());
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {}", shown.display(), crate::read::io_reason(&e)))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
     for p in entries {
-        if p.is_dir() {
-            walk(&p, out)?;
+        let Ok(meta) = std::fs::symlink_metadata(&p) else {
+            continue;
+        };
+        let name = shown.join(p.file_name().unwrap_or_default());
+        let is_dir = if meta.file_type().is_symlink() {
+            scope
+                .check(&p)
+                .map_err(|e| format!("{}: {e}", name.display()))?;
+            p.is_dir()
+        } else {
+            meta.is_dir()
+        };
+        if is_dir {
+            walk(&p, &name, scope, seen, out)?;
         } else if crate::discover::classify(&p) == Some(crate::source::FileClass::Sql) {
             out.push(p);
         }
@@ -42,17 +70,26 @@ fn unit_text(full: &str, unit: &history::Unit) -> String {
 /// The forward scripts of every migration history under `dir`, for a
 /// server of `product` (`postgresql`, `mysql`, `mariadb`: it picks the
 /// dialect-named files popx and Synapse keep side by side).
-pub fn up_scripts(dir: &Path, shown: &Path, product: &str) -> Result<Vec<Script>, String> {
+/// Every file is read like any input (`read::read_text`): inside `scope`,
+/// a regular file, bounded, decoded; one that cannot be read stops verify
+/// with its name rather than hang it (a FIFO) or grow it (`/dev/zero`).
+pub fn up_scripts(
+    dir: &Path,
+    shown: &Path,
+    product: &str,
+    scope: &Scope,
+) -> Result<Vec<Script>, String> {
     let mut paths = Vec::new();
-    walk(dir, &mut paths).map_err(|e| format!("{}: {e}", shown.display()))?;
+    walk(dir, shown, scope, &mut HashSet::new(), &mut paths)?;
     let mut ws = Workspace::default();
     for p in &paths {
-        let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
         let display = match p.strip_prefix(dir) {
             Ok(rel) => shown.join(rel).display().to_string(),
             Err(_) => p.display().to_string(),
         };
-        let src = SourceFile::new(display, p.clone(), &String::from_utf8_lossy(&bytes));
+        let text = crate::read::read_text(p, crate::settings::DEFAULT_MAX_FILE_SIZE, scope)
+            .map_err(|e| format!("{display}: {e}"))?;
+        let src = SourceFile::new(display, p.clone(), &text);
         let i = ws.add_file(src, Some(crate::source::FileClass::Sql));
         ws.sql.push(i);
     }
@@ -91,7 +128,7 @@ mod tests {
             "-- migrate:up\nCREATE TABLE a (id int);\n\n-- migrate:down\nDROP TABLE a;\n",
         )
         .unwrap();
-        let s = up_scripts(&d, Path::new("m"), "postgresql").unwrap();
+        let s = up_scripts(&d, Path::new("m"), "postgresql", &Scope::new(&d, false)).unwrap();
         assert_eq!(s.len(), 1);
         assert!(s[0].text.contains("CREATE TABLE a"));
         assert!(!s[0].text.contains("DROP TABLE"));
@@ -120,7 +157,7 @@ mod tests {
         ] {
             std::fs::write(d.join(n), t).unwrap();
         }
-        let s = up_scripts(&d, Path::new("m"), "postgresql").unwrap();
+        let s = up_scripts(&d, Path::new("m"), "postgresql", &Scope::new(&d, false)).unwrap();
         let names: Vec<&str> = s.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(
             names,
