@@ -35,10 +35,8 @@ impl SourceCode for Src<'_> {
         let src = self.0;
         let start = span.offset().min(src.text.len());
         let end = (span.offset() + span.len()).min(src.text.len());
-        let first = src.line_col(start).line.saturating_sub(before).max(1);
-        let last = (src.line_col(end).line + after)
-            .min(src.line_count())
-            .max(first);
+        let first = line_of(src, start).saturating_sub(before).max(1);
+        let last = (line_of(src, end) + after).min(src.line_count()).max(first);
         let from = src.line_start(first);
         let to = if last < src.line_count() {
             src.line_start(last + 1)
@@ -54,6 +52,21 @@ impl SourceCode for Src<'_> {
             last - first + 1,
         )))
     }
+}
+
+/// The 1-based line of a byte offset (within the text): `line_col(at).line`
+/// without counting the characters of the column, which miette never needs.
+fn line_of(src: &SourceFile, at: usize) -> usize {
+    let (mut lo, mut hi) = (1, src.line_count());
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if src.line_start(mid) <= at {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
 }
 
 /// Longest source line shown in a snippet, in bytes. miette pads to the
@@ -356,4 +369,18 @@ fn snippet_fits(src: &SourceFile, f: &Finding) -> bool {
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn line_of_is_line_col_without_the_column() {
+        let text = "a\r\nbé\rc\n\nd é\n";
+        let src = super::SourceFile::new("f", "f", text);
+        for at in 0..=text.len() {
+            assert_eq!(super::line_of(&src, at), src.line_col(at).line, "at {at}");
+        }
+        let empty = super::SourceFile::new("f", "f", "");
+        assert_eq!(super::line_of(&empty, 0), 1);
+    }
 }
