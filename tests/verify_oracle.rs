@@ -101,6 +101,9 @@ fn postgres_lock_table_and_fixtures_agree_with_the_server() {
         }
     };
     let mut v = PgVerifier::connect(&url, false).expect("connect to PostgreSQL");
+    // Every index of the fixtures is named in their history: one the
+    // prediction leaves out while the server locks it is a disagreement.
+    v.strict_indexes = true;
     let mut forms = BTreeSet::new();
     let mut failures = Vec::new();
     let mut rows: Vec<_> = locks::pg_rows().filter(|r| !r.example.is_empty()).collect();

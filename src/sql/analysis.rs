@@ -224,7 +224,7 @@ impl Session {
                     "timezone" => {
                         self.utc = match value.as_str() {
                             "default" | "local" | "" => None,
-                            v => Some(super::verify::is_utc(v)),
+                            v => Some(super::timezone::is_utc(v)),
                         }
                     }
                     _ => {}

@@ -64,6 +64,17 @@ fn names(v: Vec<String>) -> Vec<Name> {
     v.into_iter().map(Name::new).collect()
 }
 
+/// A row whose other lock is on the table's indexes (a rewrite rebuilds
+/// each of them): those the history created, by name.
+fn with_indexes(mut e: Effect, model: &Model) -> Effect {
+    if let Some(t) = &e.table
+        && super::locks::pg(e.key).other_relation == "index"
+    {
+        e.other.extend(names(model.table_indexes(&t.name)));
+    }
+    e
+}
+
 pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Effect> {
     match op {
         Op::CreateTable {
@@ -178,13 +189,16 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
             }
             vec![e]
         }
-        Op::Cluster { table } => vec![Effect::new("cluster", table.as_ref())],
+        Op::Cluster { table } => vec![with_indexes(Effect::new("cluster", table.as_ref()), model)],
         Op::Vacuum { tables, full } => {
             let key = if *full { "vacuum_full" } else { "vacuum" };
             if tables.is_empty() {
                 return vec![Effect::new(key, None).detail("every table")];
             }
-            tables.iter().map(|t| Effect::new(key, Some(t))).collect()
+            tables
+                .iter()
+                .map(|t| with_indexes(Effect::new(key, Some(t)), model))
+                .collect()
         }
         Op::RefreshMatView { name, concurrently } => {
             let key = if *concurrently {
@@ -192,7 +206,7 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
             } else {
                 "refresh_matview"
             };
-            vec![Effect::new(key, Some(name))]
+            vec![with_indexes(Effect::new(key, Some(name)), model)]
         }
         Op::Truncate { tables, cascade } => tables
             .iter()
@@ -207,9 +221,15 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
                         .detail(referencing.join(", "));
                 }
                 let mut e = Effect::new("truncate", Some(t));
+                // Every truncated table gets a new, empty file, and so does
+                // each of its indexes, under ACCESS EXCLUSIVE.
                 if *cascade {
-                    e.other = names(referencing);
+                    for r in &referencing {
+                        e.other.extend(names(model.table_indexes(r)));
+                    }
+                    e.other.extend(names(referencing));
                 }
+                e.other.extend(names(model.table_indexes(&t.name)));
                 e
             })
             .collect(),
@@ -222,6 +242,8 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
             for t in list {
                 let mut e = Effect::new("drop_table", Some(t));
                 e.other = names(model.referenced_by(t));
+                // Its indexes go with it, each under ACCESS EXCLUSIVE.
+                e.other.extend(names(model.table_indexes(&t.name)));
                 out.push(e);
                 let mut reach: Vec<String> = model
                     .referencing(t)
@@ -249,6 +271,13 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
                 let mut e = Effect::new("drop_view", Some(v));
                 if *cascade {
                     e.other = names(model.objects.dependent_views(&v.name));
+                }
+                // A materialized view's indexes go with it, and those of
+                // the materialized views the CASCADE drops.
+                let mut gone: Vec<String> = e.other.iter().map(|n| n.name.clone()).collect();
+                gone.push(v.name.clone());
+                for g in gone {
+                    e.other.extend(names(model.table_indexes(&g)));
                 }
                 e
             })

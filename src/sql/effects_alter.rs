@@ -82,7 +82,10 @@ pub fn alter(t: &Name, a: &Alter, model: &Model, sess: &SessionFacts) -> Vec<Eff
     match a {
         Alter::AddColumn { col, .. } => add_column(t, col, model),
         Alter::DropColumn { name, cascade, .. } => {
-            let mut out = vec![e("drop_column").col(name)];
+            // The indexes on the column go with it, under ACCESS EXCLUSIVE.
+            let mut first = e("drop_column").col(name);
+            first.other = names(model.column_indexes(t, name));
+            let mut out = vec![first];
             let fks = model.fks_on_column(t, name);
             if !fks.is_empty() {
                 let mut x = e("drop_column_fk").col(name);
@@ -183,7 +186,14 @@ pub fn alter(t: &Name, a: &Alter, model: &Model, sess: &SessionFacts) -> Vec<Eff
                 x.other.extend(referenced);
                 vec![x]
             } else {
-                vec![e("drop_constraint").detail(name.clone())]
+                // A UNIQUE / PRIMARY KEY / EXCLUDE constraint's index goes
+                // with it, under ACCESS EXCLUSIVE.
+                let mut x = e("drop_constraint").detail(name.clone());
+                let index = crate::sql::schema::stored_name(name);
+                if model.indexes.get(&index) == Some(&t.name) {
+                    x.other.push(Name::new(index));
+                }
+                vec![x]
             }
         }
         Alter::RenameColumn { from, .. } => vec![e("rename").col(from)],

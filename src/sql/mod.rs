@@ -20,6 +20,7 @@ pub mod schema;
 mod schema_fk;
 pub mod schema_objects;
 pub mod split;
+pub mod timezone;
 pub mod types;
 pub mod verify;
 

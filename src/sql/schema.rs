@@ -35,6 +35,8 @@ pub struct Model {
     pub index_columns: HashMap<String, Vec<String>>,
     /// The other relations and objects the lock model follows.
     pub objects: Box<super::schema_objects::Objects>,
+    /// Indexes a constraint made (PRIMARY KEY, UNIQUE, EXCLUDE), by name.
+    pub constraint_indexes: Box<std::collections::HashSet<String>>,
 }
 
 fn key(n: &Name) -> String {
@@ -70,14 +72,57 @@ impl Model {
         })
     }
 
-    fn add_constraint(&mut self, t: &Name, c: &Constraint) {
-        let tb = self.tables.entry(key(t)).or_default();
-        if (c.kind == ConstraintKind::Index || c.kind == ConstraintKind::Unique)
-            && let Some(n) = &c.name
-        {
-            self.indexes.insert(stored_name(n), key(t));
-            self.index_columns.insert(stored_name(n), c.columns.clone());
+    /// The index behind a constraint, under the name PostgreSQL gives it
+    /// when the constraint has none (`t_pkey`, `t_a_b_key`, `t_a_excl`);
+    /// a longer default than 63 bytes is truncated by rules not followed
+    /// here, so such an index stays unnamed.
+    fn constraint_index(
+        &mut self,
+        t: &Name,
+        name: Option<&str>,
+        kind: ConstraintKind,
+        cols: &[String],
+    ) {
+        let name = match (name, kind) {
+            (Some(n), _) => stored_name(n),
+            (None, ConstraintKind::PrimaryKey) => format!("{}_pkey", t.name),
+            (None, ConstraintKind::Unique | ConstraintKind::Index) if !cols.is_empty() => {
+                format!("{}_{}_key", t.name, cols.join("_"))
+            }
+            (None, ConstraintKind::Exclude) if !cols.is_empty() => {
+                format!("{}_{}_excl", t.name, cols.join("_"))
+            }
+            _ => return,
+        };
+        if name.len() <= 63 {
+            self.indexes.insert(name.clone(), key(t));
+            self.index_schema.insert(name.clone(), t.schema.clone());
+            self.index_columns.insert(name.clone(), cols.to_vec());
+            self.constraint_indexes.insert(name);
         }
+    }
+
+    /// A column-level PRIMARY KEY or UNIQUE: its index.
+    fn column_index(&mut self, t: &Name, c: &ColumnDef) {
+        let cols = std::slice::from_ref(&c.name);
+        if c.primary_key {
+            self.constraint_index(t, None, ConstraintKind::PrimaryKey, cols);
+        } else if c.unique {
+            self.constraint_index(t, None, ConstraintKind::Unique, cols);
+        }
+    }
+
+    fn add_constraint(&mut self, t: &Name, c: &Constraint) {
+        if matches!(
+            c.kind,
+            ConstraintKind::Index
+                | ConstraintKind::Unique
+                | ConstraintKind::PrimaryKey
+                | ConstraintKind::Exclude
+        ) {
+            self.constraint_index(t, c.name.as_deref(), c.kind, &c.columns);
+        }
+        let tb = self.tables.entry(key(t)).or_default();
         let tb_name = c.name.clone().unwrap_or_else(|| {
             format!(
                 "{}_{}_{}",
@@ -127,6 +172,9 @@ impl Model {
                     column_fk(&mut tb, &name.name, c);
                 }
                 self.tables.insert(key(name), tb);
+                for c in columns {
+                    self.column_index(name, c);
+                }
                 for c in constraints {
                     self.add_constraint(name, c);
                 }
@@ -154,6 +202,9 @@ impl Model {
                 }
                 if let Some(s) = self.index_schema.remove(&from) {
                     self.index_schema.insert(to.clone(), s);
+                }
+                if self.constraint_indexes.remove(&from) {
+                    self.constraint_indexes.insert(to.clone());
                 }
                 if let Some(c) = self.index_columns.remove(&from) {
                     self.index_columns.insert(to, c);
@@ -191,6 +242,19 @@ impl Model {
     fn apply_alter(&mut self, t: &Name, a: &Alter) {
         match a {
             Alter::AddConstraint(c) => self.add_constraint(t, c),
+            // The constraint's index is renamed with it, and the parse
+            // keeps neither name: the table's constraint indexes are no
+            // longer known by name (better unnamed than a stale name).
+            Alter::RenameConstraint => {
+                let stale: Vec<String> = self
+                    .table_indexes(&t.name)
+                    .into_iter()
+                    .filter(|i| self.constraint_indexes.contains(i))
+                    .collect();
+                for i in stale {
+                    self.forget_index(&i);
+                }
+            }
             Alter::RenameTo(to) => {
                 self.rename_table(t, to);
                 return;
@@ -202,6 +266,7 @@ impl Model {
             Alter::AddColumn { col, .. } => {
                 tb.columns.insert(col.name.clone(), col.clone());
                 column_fk(tb, &t.name, col);
+                self.column_index(t, col);
             }
             Alter::DropColumn { name, .. } => {
                 tb.columns.remove(name);
@@ -253,6 +318,14 @@ impl Model {
                         *x = to.clone();
                     }
                 }
+                // Index names stay; the columns they cover are renamed.
+                for (i, cols) in self.index_columns.iter_mut() {
+                    if self.indexes.get(i) == Some(&t.name) {
+                        for x in cols.iter_mut().filter(|x| *x == from) {
+                            *x = to.clone();
+                        }
+                    }
+                }
             }
             Alter::ValidateConstraint(n) => {
                 if let Some(c) = tb.constraints.get_mut(n) {
@@ -285,7 +358,23 @@ impl Model {
         out
     }
 
+    /// The indexes of `table` that cover `column`, by stored name.
+    pub fn column_indexes(&self, table: &Name, column: &str) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .table_indexes(&table.name)
+            .into_iter()
+            .filter(|i| {
+                self.index_columns
+                    .get(i)
+                    .is_some_and(|cols| cols.iter().any(|c| c == column))
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
     fn forget_index(&mut self, i: &str) {
+        self.constraint_indexes.remove(i);
         self.indexes.remove(i);
         self.index_schema.remove(i);
         self.index_columns.remove(i);

@@ -432,3 +432,85 @@ DROP INDEX t_a_idx;
 CREATE TABLE t (id int PRIMARY KEY, a int, b int, CONSTRAINT t_a_key UNIQUE (a));
 ALTER TABLE t DROP CONSTRAINT t_a_key;
 ALTER TABLE t ALTER COLUMN b TYPE bigint;
+
+-- form: VACUUM FULL names the indexes it rebuilds
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a); INSERT INTO t VALUES (1, 1);
+VACUUM FULL t;
+
+-- form: CLUSTER names the indexes it rebuilds
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a); INSERT INTO t VALUES (1, 1);
+CLUSTER t USING t_a_idx;
+
+-- form: SET UNLOGGED names the indexes it rebuilds
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a);
+ALTER TABLE t SET UNLOGGED;
+
+-- form: ADD COLUMN bigserial names the indexes it rebuilds
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t ADD COLUMN s bigserial;
+
+-- form: ADD COLUMN identity names the indexes it rebuilds
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t ADD COLUMN s bigint GENERATED ALWAYS AS IDENTITY;
+
+-- form: TRUNCATE names the indexes it empties
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a); INSERT INTO t VALUES (1, 1);
+TRUNCATE t;
+
+-- form: TRUNCATE CASCADE names the children's indexes too
+CREATE TABLE p (id int PRIMARY KEY, a int); CREATE INDEX p_a_idx ON p (a);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id)); CREATE INDEX c_p_idx ON c (p_id);
+TRUNCATE p CASCADE;
+
+-- form: DROP TABLE names the indexes that go with it
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a);
+DROP TABLE t;
+
+-- form: REFRESH MATERIALIZED VIEW names the view's indexes
+CREATE TABLE t (id int PRIMARY KEY, a int); INSERT INTO t VALUES (1, 1);
+CREATE MATERIALIZED VIEW mv AS SELECT id, a FROM t; CREATE INDEX mv_a_idx ON mv (a);
+REFRESH MATERIALIZED VIEW mv;
+
+-- form: REINDEX TABLE names each index
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a); CREATE INDEX t_ia_idx ON t (id, a);
+REINDEX TABLE t;
+
+-- form: REINDEX INDEX names the index
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a);
+REINDEX INDEX t_a_idx;
+
+-- form: ALTER COLUMN TYPE names every index it rebuilds
+CREATE TABLE t (id int PRIMARY KEY, a int, b int); CREATE INDEX t_a_idx ON t (a); CREATE INDEX t_b_idx ON t (b);
+ALTER TABLE t ALTER COLUMN a TYPE bigint;
+
+-- form: DROP COLUMN names the indexes that go with the column
+CREATE TABLE t (id int PRIMARY KEY, a int, b int); CREATE INDEX t_a_idx ON t (a); CREATE INDEX t_ab_idx ON t (a, b); CREATE INDEX t_b_idx ON t (b);
+ALTER TABLE t DROP COLUMN a;
+
+-- form: DROP COLUMN of a UNIQUE column names its constraint's index
+CREATE TABLE t (id int PRIMARY KEY, code text UNIQUE);
+ALTER TABLE t DROP COLUMN code;
+
+-- form: DROP CONSTRAINT of a primary key names its index
+CREATE TABLE t (id int, CONSTRAINT t_pk PRIMARY KEY (id));
+ALTER TABLE t DROP CONSTRAINT t_pk;
+
+-- form: DROP MATERIALIZED VIEW names the view's indexes
+CREATE TABLE t (id int PRIMARY KEY, a int);
+CREATE MATERIALIZED VIEW mv AS SELECT id, a FROM t; CREATE UNIQUE INDEX mv_id_idx ON mv (id);
+DROP MATERIALIZED VIEW mv;
+
+-- form: DROP VIEW CASCADE names the indexes of the materialized views it reaches
+CREATE TABLE t (id int PRIMARY KEY, a int);
+CREATE VIEW v AS SELECT id, a FROM t;
+CREATE MATERIALIZED VIEW mv AS SELECT id FROM v; CREATE INDEX mv_id_idx ON mv (id);
+DROP VIEW v CASCADE;
+
+-- form: a rewrite names the indexes of inline PRIMARY KEY and UNIQUE columns
+CREATE TABLE t (id int PRIMARY KEY, code int UNIQUE, n int); INSERT INTO t VALUES (1, 1, 1);
+ALTER TABLE t ALTER COLUMN n TYPE bigint;
+
+-- form: a rewrite after RENAME TO names the indexes by their kept names
+CREATE TABLE t (id int PRIMARY KEY, n int); CREATE INDEX t_n_idx ON t (n);
+ALTER TABLE t RENAME TO t2;
+ALTER TABLE t2 ALTER COLUMN n TYPE bigint;

@@ -13,18 +13,25 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 let Some(t) = e.table.as_ref().filter(|_| c::existing(fa, st, e)) else {
                     continue;
                 };
+                // The other relations are the tables CASCADE reaches and
+                // the indexes emptied with each table (`secondary`).
+                let reached: Vec<&Name> = e
+                    .other
+                    .iter()
+                    .filter(|n| !st.secondary.contains(&n.name))
+                    .collect();
                 let mut tables: Vec<&Name> = vec![t];
-                tables.extend(e.other.iter());
-                let reach = match (cascade, e.other.is_empty()) {
+                tables.extend(reached.iter().copied());
+                let reach = match (cascade, reached.is_empty()) {
                     (false, _) => String::new(),
                     (true, true) => {
                         "; CASCADE also empties every table with a foreign key to it".into()
                     }
                     (true, false) => format!(
                         "; CASCADE also empties {}",
-                        e.other
+                        reached
                             .iter()
-                            .map(Name::display)
+                            .map(|n| n.display())
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),

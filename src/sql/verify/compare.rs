@@ -30,7 +30,12 @@ pub fn compare(p: &Prediction, o: &Observed) -> Vec<String> {
                 "predicted the server refuses it ({why}), and the server ran it"
             )];
         }
-        (None, Some(e)) => return vec![format!("the server refused the statement: {e}")],
+        (None, Some(e)) => {
+            return vec![match &o.refusal {
+                Some(why) => format!("the server refused the statement: {}: {e}", why.sentence()),
+                None => format!("the server refused the statement: {e}"),
+            }];
+        }
         (None, None) => {}
     }
     let mut out = Vec::new();

@@ -5,6 +5,7 @@
 //!
 //! The prediction side reuses `sql::analysis` unchanged (splitter,
 //! classifier, lock table): this module never restates a lock fact.
+mod bookkeeping;
 pub mod command;
 pub mod compare;
 pub mod ephemeral;
@@ -19,8 +20,10 @@ pub mod limits;
 pub mod my;
 pub mod pg;
 mod pg_exec;
+mod pg_observe;
 mod pg_pool;
 pub mod pg_watch;
+pub mod refusal;
 pub mod render;
 pub mod scratch;
 mod scratch_my;
@@ -98,6 +101,9 @@ pub struct Observed {
     /// The server refused the statement (its message).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Why, when the run can tell (`refusal::explain`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<refusal::Refusal>,
     /// Locks on indexes, views and sequences the prediction named were
     /// looked for (recordings made before verify did so lack this).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -294,17 +300,6 @@ pub fn file_ctx(dialect: Dialect, version: Version) -> FileCtx {
         scope: String::new(),
         server_utc: false,
     }
-}
-
-/// A TimeZone setting whose offset is zero all year: PostgreSQL then
-/// stores timestamp and timestamptz alike and skips the rewrite between them.
-pub fn is_utc(tz: &str) -> bool {
-    let tz = tz.trim().trim_matches(['\'', '"']).to_ascii_lowercase();
-    let tz = tz.strip_prefix("etc/").unwrap_or(&tz);
-    matches!(
-        tz,
-        "utc" | "gmt" | "uct" | "zulu" | "universal" | "gmt0" | "gmt+0" | "gmt-0" | "z"
-    )
 }
 
 /// Static analysis of the scripts, in order, sharing one schema history.

@@ -167,7 +167,8 @@ pub fn human(run: &Run, source: &str) -> String {
         .count();
     let split = if refused > 0 {
         format!(
-            " ({refused} refused by the server, {} prediction mismatch{})",
+            " ({refused} refused by the server{}, {} prediction mismatch{})",
+            refusal_causes(run),
             n - refused,
             if n - refused == 1 { "" } else { "es" }
         )
@@ -183,6 +184,27 @@ pub fn human(run: &Run, source: &str) -> String {
         if n == 1 { "" } else { "s" },
     );
     out
+}
+
+/// `: 4 syntax newer than this server, 92 after an earlier refusal`, in
+/// order of first appearance; empty when no refusal has a known cause.
+fn refusal_causes(run: &Run) -> String {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for r in run
+        .statements
+        .iter()
+        .filter_map(|s| s.observed.refusal.as_ref())
+    {
+        match counts.iter_mut().find(|(l, _)| *l == r.label()) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((r.label(), 1)),
+        }
+    }
+    if counts.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = counts.iter().map(|(l, n)| format!("{n} {l}")).collect();
+    format!(": {}", parts.join(", "))
 }
 
 #[derive(Serialize)]
