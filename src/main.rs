@@ -35,11 +35,21 @@ fn main() -> ExitCode {
         }
         Ok(Output::Check {
             text,
-            outcome,
+            mut outcome,
             files,
+            stream,
         }) => {
             if let Err(code) = print_out(&text) {
                 return code;
+            }
+            if let Some((format, style)) = stream {
+                // Written as the printer formats it (see `Output::Check`).
+                let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+                let r = platcheck::output::write(format, &mut outcome, style, &mut out)
+                    .and_then(|()| out.flush());
+                if let Err(code) = written(r) {
+                    return code;
+                }
             }
             if let Err(e) = write_files(&files) {
                 eprintln!("platcheck: error: {e}");
@@ -99,7 +109,11 @@ fn write_files(files: &[cli::FileWrite]) -> Result<(), String> {
 /// the CI step would otherwise pass with its report lost.
 fn print_out(text: &str) -> Result<(), ExitCode> {
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
+}
+
+fn written(r: std::io::Result<()>) -> Result<(), ExitCode> {
+    match r {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             eprintln!("platcheck: error: cannot write the output: {e}");
             Err(ExitCode::from(2))

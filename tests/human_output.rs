@@ -173,3 +173,88 @@ fn counts_are_pluralised() {
         out(&check)
     );
 }
+
+/// A group's header shows, in its colour, the worst severity of the group,
+/// not the first finding's (#18): a warning first, then an error.
+#[test]
+fn a_group_header_has_the_worst_severity_of_the_group() {
+    use platcheck::RuleId;
+    use platcheck::finding::{ContractRef, Finding, Severity};
+    use platcheck::outcome::{FailOn, Outcome, Summary, TodaySource};
+    use platcheck::output::human;
+    use platcheck::source::SourceFile;
+    let text = "kind: EventBoundary\nname: orders\nspec:\n  a: 1\n  b: 2\n";
+    let src = SourceFile::new("c.yaml", "c.yaml", text);
+    let at = |line: usize, severity: Severity, pointer: &str| {
+        let start = src.line_start(line);
+        Finding {
+            rule: RuleId::EV071,
+            severity,
+            file: "c.yaml".into(),
+            line,
+            column: 3,
+            end_line: line,
+            end_column: 4,
+            start: start + 2,
+            end: start + 3,
+            message: format!("{pointer} is missing"),
+            help: None,
+            contract: Some(ContractRef {
+                kind: "EventBoundary".into(),
+                name: "orders".into(),
+            }),
+            pointer: Some(pointer.into()),
+            sql: None,
+            fix: None,
+            related: Vec::new(),
+        }
+    };
+    let findings = vec![
+        at(4, Severity::Warning, "/spec/a"),
+        at(5, Severity::Error, "/spec/b"),
+    ];
+    let outcome = Outcome {
+        findings,
+        summary: Summary {
+            files: 1,
+            errors: 1,
+            warnings: 1,
+            ..Summary::default()
+        },
+        today: "2026-11-30".parse().unwrap(),
+        today_source: TodaySource::Flag,
+        fail_on: FailOn::Error,
+        root: ".".into(),
+        baseline: None,
+        config: None,
+        base: None,
+        changed_since: None,
+        classes: vec![None],
+        files: vec![src],
+        contracts: Vec::new(),
+        rules_off: Default::default(),
+        suppressions: Vec::new(),
+        notes: Vec::new(),
+        waived: Vec::new(),
+        scope: None,
+    };
+    let style = |color| human::Style {
+        color,
+        width: 0,
+        quiet: true,
+    };
+    let plain = human::render(&outcome, style(false));
+    assert!(
+        plain.starts_with("c.yaml:4:3: error [EV071] ×2\n"),
+        "{plain}"
+    );
+    // Each finding keeps its own severity in its label.
+    assert!(plain.contains("(1) warning /spec/a"), "{plain}");
+    assert!(plain.contains("(2) error /spec/b"), "{plain}");
+    let coloured = human::render(&outcome, style(true));
+    assert!(
+        coloured
+            .starts_with("\u{1b}[1mc.yaml:4:3:\u{1b}[0m \u{1b}[1;31merror [EV071] ×2\u{1b}[0m\n"),
+        "{coloured:?}"
+    );
+}

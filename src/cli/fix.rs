@@ -119,6 +119,7 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
             text,
             outcome,
             files,
+            stream,
         } => Ok(Output::Check {
             // A machine format stays parseable: the summary is for people.
             text: if g.quiet || g.format != crate::output::Format::Human {
@@ -128,6 +129,7 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
             },
             outcome,
             files,
+            stream,
         }),
         other => Ok(other),
     }

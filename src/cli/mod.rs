@@ -205,6 +205,9 @@ pub enum Output {
         text: String,
         outcome: Box<Outcome>,
         files: Vec<FileWrite>,
+        /// Printed after `text` by `output::write`, straight to standard
+        /// output (the printers that stream never hold the whole output).
+        stream: Option<(Format, human::Style)>,
     },
     /// Plain text for stdout (exit 0), and files to write.
     Text(String, Vec<FileWrite>),
@@ -416,7 +419,14 @@ pub(crate) fn check_outcome(
             _ => output::render(f, o, style),
         })
     };
-    let mut text = render(g.format, style);
+    // Standard output is written by `main` as the findings are formatted
+    // (`Output::Check::stream`) for the formats that stream.
+    let stream = (primary.is_none() && output::streams(g.format)).then_some((g.format, style));
+    let mut text = if stream.is_some() {
+        String::new()
+    } else {
+        render(g.format, style)
+    };
     if let Some(path) = primary {
         files.push(FileWrite {
             path,
@@ -449,6 +459,7 @@ pub(crate) fn check_outcome(
         text,
         outcome: Box::new(outcome),
         files,
+        stream,
     })
 }
 

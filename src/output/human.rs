@@ -2,13 +2,15 @@
 //! span, the help, and a link to the rule doc. Without colour and at a fixed
 //! width it is deterministic, which the snapshots rely on.
 use super::escape;
+use super::stream::{self, Stream};
 use crate::finding::{Finding, Severity};
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, Summary};
 use crate::source::SourceFile;
 use miette::{
     Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
     MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
+use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 
 #[derive(Clone, Copy, Debug)]
@@ -33,10 +35,8 @@ impl SourceCode for Src<'_> {
         let src = self.0;
         let start = span.offset().min(src.text.len());
         let end = (span.offset() + span.len()).min(src.text.len());
-        let first = src.line_col(start).line.saturating_sub(before).max(1);
-        let last = (src.line_col(end).line + after)
-            .min(src.line_count())
-            .max(first);
+        let first = line_of(src, start).saturating_sub(before).max(1);
+        let last = (line_of(src, end) + after).min(src.line_count()).max(first);
         let from = src.line_start(first);
         let to = if last < src.line_count() {
             src.line_start(last + 1)
@@ -52,6 +52,21 @@ impl SourceCode for Src<'_> {
             last - first + 1,
         )))
     }
+}
+
+/// The 1-based line of a byte offset (within the text): `line_col(at).line`
+/// without counting the characters of the column, which miette never needs.
+fn line_of(src: &SourceFile, at: usize) -> usize {
+    let (mut lo, mut hi) = (1, src.line_count());
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if src.line_start(mid) <= at {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
 }
 
 /// Longest source line shown in a snippet, in bytes. miette pads to the
@@ -182,8 +197,7 @@ impl Diagnostic for Diag<'_> {
 /// (at the place of the first).
 fn groups(findings: &[Finding]) -> Vec<Vec<&Finding>> {
     let mut out: Vec<Vec<&Finding>> = Vec::new();
-    let mut at: std::collections::HashMap<(&str, crate::RuleId, &str, &str), usize> =
-        std::collections::HashMap::new();
+    let mut at: HashMap<(&str, crate::RuleId, &str, &str), usize> = HashMap::new();
     for f in findings {
         let Some(c) = &f.contract else {
             out.push(vec![f]);
@@ -201,100 +215,140 @@ fn groups(findings: &[Finding]) -> Vec<Vec<&Finding>> {
     out
 }
 
-pub fn render(outcome: &Outcome, style: Style) -> String {
-    let theme = if style.color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    // Words are never split (not at hyphens, not after a `/` in a path): a
-    // line that cannot fit runs long instead.
-    let base = GraphicalReportHandler::new_themed(theme)
-        .with_links(false)
-        .with_context_lines(1)
-        .with_break_words(false)
-        .with_word_separator(textwrap::WordSeparator::AsciiSpace)
-        .with_word_splitter(textwrap::WordSplitter::NoHyphenation);
-    let handler = if style.width == 0 {
-        base.clone().with_wrap_lines(false)
-    } else {
-        base.clone().with_width(style.width)
-    };
-    // A unified diff (MR004) is shown as the diff tool prints it.
-    let verbatim = base.with_wrap_lines(false);
-    let mut out = String::new();
-    if !style.quiet {
-        let _ = writeln!(
-            out,
-            "platcheck {}: today is {} ({})\n",
-            env!("CARGO_PKG_VERSION"),
-            outcome.today,
-            outcome.today_source.as_str()
-        );
-        for note in &outcome.notes {
-            let _ = writeln!(out, "note: {note}\n");
-        }
-    }
-    let files: std::collections::HashMap<&str, &SourceFile> = outcome
-        .files
-        .iter()
-        .map(|f| (f.display.as_str(), f))
-        .collect();
-    let empty = SourceFile::new("", "", "");
-    // Sources with control characters, made printable once per file.
-    let mut shown: std::collections::HashMap<&str, SourceFile> = std::collections::HashMap::new();
-    for f in &outcome.findings {
-        let raw = files.get(f.file.as_str()).copied().unwrap_or(&empty);
-        if let std::borrow::Cow::Owned(text) = escape::controls_in_place(&raw.text) {
-            shown
-                .entry(raw.display.as_str())
-                .or_insert_with(|| SourceFile::new(&raw.display, &raw.path, &text));
-        }
-    }
-    for group in groups(&outcome.findings) {
-        let f = group[0];
-        let raw = files.get(f.file.as_str()).copied().unwrap_or(&empty);
-        let src = shown.get(raw.display.as_str()).unwrap_or(raw);
-        let _ = writeln!(out, "{}", header(f, group.len(), style.color));
-        let is_diff = group
-            .iter()
-            .any(|g| g.help.as_deref().is_some_and(|h| h.contains("\n@@ ")));
-        let diag = Diag::new(group, src);
-        let h = if is_diff { &verbatim } else { &handler };
-        let _ = h.render_report(&mut out, &diag);
-        out.push('\n');
-    }
-    let s = &outcome.summary;
-    let _ = writeln!(
-        out,
-        "{} file{} checked: {} error{}, {} warning{}, {} notice{} ({} suppressed)",
-        s.files,
-        plural(s.files),
-        s.errors,
-        plural(s.errors),
-        s.warnings,
-        plural(s.warnings),
-        s.notices,
-        plural(s.notices),
-        s.suppressed
-    );
-    out
+/// The human printer, for `stream`: the handlers are built once per run
+/// (as are the file index and the header), the findings rendered file by file.
+pub struct Printer<'o> {
+    style: Style,
+    handler: GraphicalReportHandler,
+    /// A unified diff (MR004) is shown as the diff tool prints it.
+    verbatim: GraphicalReportHandler,
+    files: HashMap<&'o str, &'o SourceFile>,
 }
 
-/// `file:line:col: severity [ID]`, the severity and id in its colour (as
-/// miette colours the report under it) when colour is on.
-fn header(f: &Finding, n: usize, color: bool) -> String {
+impl<'o> Printer<'o> {
+    pub fn new(outcome: &'o Outcome, style: Style) -> Printer<'o> {
+        let theme = if style.color {
+            GraphicalTheme::unicode()
+        } else {
+            GraphicalTheme::unicode_nocolor()
+        };
+        // Words are never split (not at hyphens, not after a `/` in a path): a
+        // line that cannot fit runs long instead.
+        let base = GraphicalReportHandler::new_themed(theme)
+            .with_links(false)
+            .with_context_lines(1)
+            .with_break_words(false)
+            .with_word_separator(textwrap::WordSeparator::AsciiSpace)
+            .with_word_splitter(textwrap::WordSplitter::NoHyphenation);
+        let handler = if style.width == 0 {
+            base.clone().with_wrap_lines(false)
+        } else {
+            base.clone().with_width(style.width)
+        };
+        Printer {
+            style,
+            handler,
+            verbatim: base.with_wrap_lines(false),
+            files: outcome
+                .files
+                .iter()
+                .map(|f| (f.display.as_str(), f))
+                .collect(),
+        }
+    }
+}
+
+impl Stream for Printer<'_> {
+    fn head(&self, outcome: &Outcome, out: &mut String) {
+        if !self.style.quiet {
+            let _ = writeln!(
+                out,
+                "platcheck {}: today is {} ({})\n",
+                env!("CARGO_PKG_VERSION"),
+                outcome.today,
+                outcome.today_source.as_str()
+            );
+            for note in &outcome.notes {
+                let _ = writeln!(out, "note: {note}\n");
+            }
+        }
+    }
+    fn file(
+        &self,
+        _: &Outcome,
+        findings: &[Finding],
+        _: Option<usize>,
+        _: usize,
+        out: &mut String,
+    ) {
+        let empty = SourceFile::new("", "", "");
+        let Some(first) = findings.first() else {
+            return;
+        };
+        let raw = self
+            .files
+            .get(first.file.as_str())
+            .copied()
+            .unwrap_or(&empty);
+        // A source with control characters is made printable once.
+        let shown = match escape::controls_in_place(&raw.text) {
+            std::borrow::Cow::Owned(text) => Some(SourceFile::new(&raw.display, &raw.path, &text)),
+            std::borrow::Cow::Borrowed(_) => None,
+        };
+        let src = shown.as_ref().unwrap_or(raw);
+        for group in groups(findings) {
+            let _ = writeln!(out, "{}", header(&group, self.style.color));
+            let is_diff = group
+                .iter()
+                .any(|g| g.help.as_deref().is_some_and(|h| h.contains("\n@@ ")));
+            let diag = Diag::new(group, src);
+            let h = if is_diff {
+                &self.verbatim
+            } else {
+                &self.handler
+            };
+            let _ = h.render_report(out, &diag);
+            out.push('\n');
+        }
+    }
+    fn tail(&self, _: &Outcome, s: &Summary, _: usize, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "{} file{} checked: {} error{}, {} warning{}, {} notice{} ({} suppressed)",
+            s.files,
+            plural(s.files),
+            s.errors,
+            plural(s.errors),
+            s.warnings,
+            plural(s.warnings),
+            s.notices,
+            plural(s.notices),
+            s.suppressed
+        );
+    }
+}
+
+pub fn render(outcome: &Outcome, style: Style) -> String {
+    stream::to_string(&Printer::new(outcome, style), outcome)
+}
+
+/// `file:line:col: severity [ID]` at the first finding of a group, with
+/// the group's worst severity (as miette's report under it), in its colour
+/// when colour is on.
+fn header(group: &[&Finding], color: bool) -> String {
+    let f = group[0];
+    let severity = group.iter().map(|g| g.severity).max().unwrap_or(f.severity);
     let place = format!("{}:{}:{}:", escape::file_name(&f.file), f.line, f.column);
-    let times = if n > 1 {
-        format!(" ×{n}")
+    let times = if group.len() > 1 {
+        format!(" ×{}", group.len())
     } else {
         String::new()
     };
-    let tag = format!("{} [{}]{times}", f.severity.as_str(), f.rule);
+    let tag = format!("{} [{}]{times}", severity.as_str(), f.rule);
     if !color {
         return format!("{place} {tag}");
     }
-    let code = match f.severity {
+    let code = match severity {
         Severity::Error => "1;31",
         Severity::Warning => "1;33",
         Severity::Notice => "1;36",
@@ -315,4 +369,18 @@ fn snippet_fits(src: &SourceFile, f: &Finding) -> bool {
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn line_of_is_line_col_without_the_column() {
+        let text = "a\r\nbé\rc\n\nd é\n";
+        let src = super::SourceFile::new("f", "f", text);
+        for at in 0..=text.len() {
+            assert_eq!(super::line_of(&src, at), src.line_col(at).line, "at {at}");
+        }
+        let empty = super::SourceFile::new("f", "f", "");
+        assert_eq!(super::line_of(&empty, 0), 1);
+    }
 }

@@ -12,7 +12,7 @@ pub fn render_isolated(
     render: impl Fn(&Outcome) -> String,
 ) -> String {
     let render = |o: &Outcome| {
-        inject_panic(o);
+        inject_panic(&o.findings);
         render(o)
     };
     if let Ok(text) = catch_unwind(AssertUnwindSafe(|| render(outcome))) {
@@ -34,8 +34,8 @@ pub fn render_isolated(
     outcome.findings = kept;
     for f in &failed {
         outcome.findings.push(pc000(printer, Some(f)));
-        bump(outcome, f.severity, -1);
-        bump(outcome, Severity::Error, 1);
+        bump(&mut outcome.summary, f.severity, -1);
+        bump(&mut outcome.summary, Severity::Error, 1);
     }
     outcome
         .findings
@@ -47,20 +47,25 @@ pub fn render_isolated(
         if !outcome.findings.iter().any(|f| f.rule == RuleId::PC000) {
             outcome.findings.push(pc000(printer, None));
         }
-        format!(
-            "platcheck: internal error: the {printer} printer failed; {} findings could not be printed (please report this)\n",
-            outcome.findings.len()
-        )
+        failed_text(printer, outcome.findings.len())
     })
+}
+
+/// What is printed instead of a printer's output when it fails outside any
+/// one finding (the summary, the header).
+pub(super) fn failed_text(printer: &str, findings: usize) -> String {
+    format!(
+        "platcheck: internal error: the {printer} printer failed; {findings} findings could not be printed (please report this)\n"
+    )
 }
 
 /// Fault injection for the isolation tests: with `PLATCHECK_INJECT_PANIC`
 /// set to `printer:<suffix>`, a printer panics on any finding in a file
 /// whose path ends with the suffix.
-fn inject_panic(o: &Outcome) {
+pub(super) fn inject_panic(findings: &[Finding]) {
     if let Some(v) = std::env::var_os("PLATCHECK_INJECT_PANIC")
         && let Some(suffix) = v.to_string_lossy().strip_prefix("printer:")
-        && o.findings
+        && findings
             .iter()
             .any(|f| f.rule != RuleId::PC000 && f.file.ends_with(suffix))
     {
@@ -68,8 +73,7 @@ fn inject_panic(o: &Outcome) {
     }
 }
 
-fn bump(outcome: &mut Outcome, severity: Severity, by: isize) {
-    let s = &mut outcome.summary;
+pub(super) fn bump(s: &mut crate::outcome::Summary, severity: Severity, by: isize) {
     let n = match severity {
         Severity::Error => &mut s.errors,
         Severity::Warning => &mut s.warnings,
@@ -81,7 +85,7 @@ fn bump(outcome: &mut Outcome, severity: Severity, by: isize) {
 /// The PC000 that stands in for a finding the printer failed on: at the
 /// start of its file, so that the position that may have caused the failure
 /// is named in the message rather than rendered.
-fn pc000(printer: &str, f: Option<&Finding>) -> Finding {
+pub(super) fn pc000(printer: &str, f: Option<&Finding>) -> Finding {
     let detail = match f {
         None => format!("the {printer} printer failed"),
         Some(f) => format!(

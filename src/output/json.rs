@@ -1,14 +1,20 @@
-//! `--format json`: one JSON document, exactly as output.md specifies.
-use crate::finding::{ContractRef, Finding, LockFact, StatementRef};
+//! `--format json`: one JSON document, exactly as output.md specifies,
+//! written file by file (`stream`): byte for byte what serde_json prints
+//! for the whole document, without holding it.
+use super::stream::{self, Split, Stream};
+use crate::finding::Finding;
 use crate::outcome::{Outcome, Summary};
+use crate::report::json::convert;
 use serde::Serialize;
 
 #[derive(Serialize)]
-struct Doc<'a> {
+struct Doc<'a, F> {
     version: u32,
     tool: Tool,
     today: String,
-    findings: Vec<JsonFinding<'a>>,
+    /// `stream::SENTINEL`: the findings are written in its place (the
+    /// tests put the findings themselves, as the whole-document oracle).
+    findings: F,
     summary: Summary,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     notes: &'a [String],
@@ -20,57 +26,7 @@ struct Tool {
     version: &'static str,
 }
 
-#[derive(Serialize)]
-struct JsonFinding<'a> {
-    rule: &'static str,
-    name: &'a str,
-    severity: &'static str,
-    file: &'a str,
-    line: usize,
-    column: usize,
-    end_line: usize,
-    end_column: usize,
-    message: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    help: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    contract: Option<&'a ContractRef>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pointer: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    statement: Option<&'a StatementRef>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    locks: Option<&'a [LockFact]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rewrite: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    scan: Option<bool>,
-    url: String,
-}
-
-fn convert(f: &Finding) -> JsonFinding<'_> {
-    JsonFinding {
-        rule: f.rule.as_str(),
-        name: &f.rule.meta().name,
-        severity: f.severity.as_str(),
-        file: &f.file,
-        line: f.line,
-        column: f.column,
-        end_line: f.end_line,
-        end_column: f.end_column,
-        message: &f.message,
-        help: f.help.as_deref(),
-        contract: f.contract.as_ref(),
-        pointer: f.pointer.as_deref(),
-        statement: f.sql.as_ref().map(|s| &s.statement),
-        locks: f.sql.as_ref().map(|s| s.locks.as_slice()),
-        rewrite: f.sql.as_ref().map(|s| s.rewrite),
-        scan: f.sql.as_ref().map(|s| s.scan),
-        url: f.rule.url(),
-    }
-}
-
-pub fn render(outcome: &Outcome) -> String {
+fn doc<F: Serialize>(outcome: &Outcome, summary: Summary, findings: F) -> String {
     let doc = Doc {
         version: 1,
         tool: Tool {
@@ -78,11 +34,77 @@ pub fn render(outcome: &Outcome) -> String {
             version: env!("CARGO_PKG_VERSION"),
         },
         today: outcome.today.to_string(),
-        findings: outcome.findings.iter().map(convert).collect(),
-        summary: outcome.summary,
+        findings,
+        summary,
         notes: &outcome.notes,
     };
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s
+}
+
+fn split(outcome: &Outcome, summary: Summary) -> Split {
+    Split::new(&doc(outcome, summary, stream::SENTINEL), "findings")
+}
+
+pub struct Printer {
+    split: Split,
+}
+
+impl Printer {
+    pub fn new(outcome: &Outcome) -> Printer {
+        Printer {
+            split: split(outcome, outcome.summary),
+        }
+    }
+}
+
+impl Stream for Printer {
+    fn head(&self, _: &Outcome, out: &mut String) {
+        out.push_str(&self.split.head);
+    }
+    fn file(
+        &self,
+        _: &Outcome,
+        fs: &[Finding],
+        _: Option<usize>,
+        written: usize,
+        out: &mut String,
+    ) {
+        for (i, f) in fs.iter().enumerate() {
+            self.split.before_item(written + i, out);
+            let item = serde_json::to_string_pretty(&convert(f)).unwrap_or_default();
+            stream::push_indented(out, &item, &self.split.indent);
+        }
+    }
+    fn tail(&self, o: &Outcome, summary: &Summary, written: usize, out: &mut String) {
+        // The summary is in the tail: printed again if a PC000 changed it.
+        let split = if *summary == o.summary {
+            None
+        } else {
+            Some(split(o, *summary))
+        };
+        split.as_ref().unwrap_or(&self.split).finish(written, out);
+    }
+}
+
+pub fn render(outcome: &Outcome) -> String {
+    stream::to_string(&Printer::new(outcome), outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Streamed, the document is byte for byte what serde_json prints for
+    /// the whole of it.
+    #[test]
+    fn streaming_is_byte_identical_to_the_whole_document() {
+        for o in stream::tests::outcomes() {
+            let whole: Vec<_> = o.findings.iter().map(convert).collect();
+            let want = doc(&o, o.summary, whole);
+            assert_eq!(render(&o), want);
+            assert_eq!(stream::tests::written(&Printer::new(&o), &o), want);
+        }
+    }
 }

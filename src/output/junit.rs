@@ -19,13 +19,12 @@ pub fn render(outcome: &Outcome) -> String {
                 f.message
             ));
     }
+    let found: std::collections::HashSet<&str> = cases.keys().map(|(file, _)| *file).collect();
     let mut clean: Vec<&str> = outcome
         .files
         .iter()
         .enumerate()
-        .filter(|(i, s)| {
-            outcome.classes[*i].is_some() && !cases.keys().any(|(file, _)| *file == s.display)
-        })
+        .filter(|(i, s)| outcome.classes[*i].is_some() && !found.contains(s.display.as_str()))
         .map(|(_, s)| s.display.as_str())
         .collect();
     clean.sort();

@@ -8,8 +8,10 @@ pub mod isolate;
 pub mod json;
 pub mod junit;
 pub mod sarif;
+pub mod stream;
 
 use crate::outcome::Outcome;
+use std::io;
 // Its old home; fingerprints are model data now.
 pub use crate::fingerprint;
 use crate::report;
@@ -46,4 +48,35 @@ pub fn render(format: Format, outcome: &Outcome, style: human::Style) -> String 
         Format::Markdown => report::render(report::Format::Markdown, outcome, &Default::default()),
         Format::Html => report::render(report::Format::Html, outcome, &Default::default()),
     }
+}
+
+/// Whether `write` streams this format (else it renders it whole first).
+/// JUnit is rendered whole: its header counts the test cases, which a
+/// printer failure (a finding turned PC000) can change after the header.
+pub fn streams(format: Format) -> bool {
+    matches!(format, Format::Human | Format::Json | Format::Sarif)
+}
+
+/// Writes `format` to `w` as `render` would, the streaming formats file by
+/// file, with a printer that panics isolated as `isolate` describes (the
+/// findings it fails on become PC000s in `outcome`). An error is only ever
+/// the writer's.
+pub fn write(
+    format: Format,
+    outcome: &mut Outcome,
+    style: human::Style,
+    w: &mut dyn io::Write,
+) -> io::Result<()> {
+    let name = format!("{format:?}").to_ascii_lowercase();
+    let repairs = match format {
+        Format::Human => stream::write(outcome, &name, &human::Printer::new(outcome, style), w)?,
+        Format::Json => stream::write(outcome, &name, &json::Printer::new(outcome), w)?,
+        Format::Sarif => stream::write(outcome, &name, &sarif::Printer::new(outcome), w)?,
+        _ => {
+            let text = isolate::render_isolated(outcome, &name, |o| render(format, o, style));
+            return w.write_all(text.as_bytes());
+        }
+    };
+    repairs.apply(outcome, &name);
+    Ok(())
 }

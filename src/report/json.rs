@@ -8,10 +8,11 @@ use serde::Serialize;
 /// The schema of this document, embedded for `platcheck schema report`.
 pub const SCHEMA: &str = include_str!("../../schemas/report.schema.json");
 
-/// One finding, in the shape of output v1 (`check --format json`; a test
-/// holds the two equal).
+/// One finding in the shape of output v1: the only definition, written by
+/// `check --format json` (`output::json`) and inside this report alike.
+/// Here rather than in `output` because `report` ranks below it.
 #[derive(Serialize)]
-struct JsonFinding<'a> {
+pub(crate) struct JsonFinding<'a> {
     rule: &'static str,
     name: &'a str,
     severity: &'static str,
@@ -38,7 +39,7 @@ struct JsonFinding<'a> {
     url: String,
 }
 
-fn convert(f: &Finding) -> JsonFinding<'_> {
+pub(crate) fn convert(f: &Finding) -> JsonFinding<'_> {
     JsonFinding {
         rule: f.rule.as_str(),
         name: &f.rule.meta().name,
