@@ -143,7 +143,7 @@ fn a_template_tag_inside_a_statement_is_classified_without_it() {
         mg030["message"]
             .as_str()
             .unwrap()
-            .contains("2 statement(s)")
+            .contains("2 statements")
     );
     assert_eq!(located(&f, "MG001"), vec![(2, 1, "error".to_string())]);
 }

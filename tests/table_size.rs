@@ -69,12 +69,37 @@ fn an_undeclared_table_is_judged_as_large() {
         message.contains("CREATE INDEX on orders without"),
         "{message}"
     );
+    // Not a measured large table: the message says the size is missing and
+    // where to declare it.
+    assert!(
+        message.ends_with(
+            "(size of orders not declared, so counted as large: declare it in a Cluster's \
+             `migrations.table_rows`/`hot_tables`, or set `sql.unknown_table_size: small`)"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_cluster_without_the_size_names_itself_in_the_message() {
+    let (severity, message) = mg001(&run(CONFIG, Some("    hot_tables: [customers]\n")));
+    assert_eq!(severity, Severity::Error);
+    assert!(
+        message.ends_with(
+            "(size of orders not declared, so counted as large: declare it in Cluster \
+             orders-db's `migrations.table_rows`/`hot_tables`, or set \
+             `migrations.unknown_table_size: small`)"
+        ),
+        "{message}"
+    );
 }
 
 #[test]
 fn the_config_can_declare_unknown_tables_small() {
     let config = format!("{CONFIG}sql:\n  unknown_table_size: small\n");
-    assert_eq!(mg001(&run(&config, None)).0, Severity::Warning);
+    let (severity, message) = mg001(&run(&config, None));
+    assert_eq!(severity, Severity::Warning);
+    assert!(!message.contains("not declared"), "{message}");
 }
 
 #[test]
@@ -85,6 +110,7 @@ fn a_cluster_declares_for_its_own_migrations_and_rows_refine() {
     let (severity, message) = mg001(&run(CONFIG, Some(&rows)));
     assert_eq!(severity, Severity::Error);
     assert!(message.contains("50,000,000 rows"), "{message}");
+    assert!(!message.contains("not declared"), "{message}");
     let hot = format!("{small}    hot_tables: [orders]\n");
     assert_eq!(mg001(&run(CONFIG, Some(&hot))).0, Severity::Error);
     // Declared small by its row count, whatever the default says.
