@@ -224,8 +224,11 @@ pub fn lookup(key: &str) -> Option<RuleId> {
 /// `ignore:`/`overrides:`, `--select`/`--ignore`, suppressions and
 /// `platcheck rule` accept it (like ruff and buf): an id (`MG001`), a rule
 /// name (`create-index-without-concurrently`), a family (`MG`), an id
-/// prefix with its star (`MG03*`) or `ALL`. With how specific it is (0 ALL,
-/// 1 family, 2 prefix, 3 one rule): a more specific entry wins.
+/// prefix (`MG03`, or `MG03*`: MG030–MG039) or `ALL`. With how specific it
+/// is (0 ALL, 1 family, 2 prefix, 3 one rule): a more specific entry wins.
+/// A bare prefix selects like ruff's: a mistyped id that happens to be a
+/// prefix (`CL12` for CL012) selects CL120–CL129, so `platcheck rules`
+/// and the finding list show what was selected.
 pub fn select(key: &str) -> Option<(u8, Vec<RuleId>)> {
     if let Some(id) = lookup(key) {
         return Some((3, vec![id]));
@@ -234,13 +237,7 @@ pub fn select(key: &str) -> Option<(u8, Vec<RuleId>)> {
     if upper == "ALL" || upper == "*" {
         return Some((0, RuleId::ALL.to_vec()));
     }
-    // A prefix longer than the family needs its `*`: a bare `CL12` is more
-    // likely a typo of CL012 than a wish for CL120 and CL121.
-    let prefix = match upper.strip_suffix('*') {
-        Some(p) => p,
-        None if upper.len() == 2 => &upper,
-        None => return None,
-    };
+    let prefix = upper.strip_suffix('*').unwrap_or(&upper);
     let shaped = prefix.len() >= 2
         && prefix.len() < 5
         && prefix[..2].chars().all(|c| c.is_ascii_uppercase())
@@ -372,7 +369,10 @@ mod tests {
         assert_eq!(one, "1 statement takes locks {m?x|y}");
         let three = render_template(t, &[("n", "3".into())]);
         assert_eq!(three, "3 statements take locks {m?x|y}");
-        assert_eq!(render_template(t, &[("n", "0".into())]), "0 statements take locks {m?x|y}");
+        assert_eq!(
+            render_template(t, &[("n", "0".into())]),
+            "0 statements take locks {m?x|y}"
+        );
         assert_eq!(placeholders(t), vec!["n", "n", "n", "m"]);
         // Not the plural form: left as written.
         assert_eq!(render_template("{n?a}", &[("n", "1".into())]), "{n?a}");

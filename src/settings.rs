@@ -110,6 +110,9 @@ pub struct Settings {
     pub file_overrides: Vec<FileOverride>,
     /// The config's `select:` until `--select` (which replaces it) is known.
     config_select: Option<Vec<RuleId>>,
+    /// Rules `--select`/`--ignore` turned off: no `overrides:` entry brings
+    /// them back.
+    flags_off: std::collections::BTreeSet<RuleId>,
     /// Problems in the config file (PC003, PC008), against file index 0.
     pub problems: Vec<Report>,
     /// `--base <git-ref>` (EV053); `None` leaves schema compatibility unchecked.
@@ -232,6 +235,7 @@ impl Settings {
             severities: BTreeMap::new(),
             file_overrides: Vec::new(),
             config_select: None,
+            flags_off: std::collections::BTreeSet::new(),
             problems: Vec::new(),
             base: None,
             scope: crate::read::Scope::default(),

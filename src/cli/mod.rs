@@ -121,9 +121,10 @@ pub enum Command {
     /// Check contracts, migrations and docs (the default command).
     Check(CheckArgs),
     /// Apply the fixes of the findings (safe ones; --unsafe-fixes for the rest), or print them with --diff (exit 1 when something would change); then check again.
+    #[command(mut_arg("probe", |a| a.hide(true)), mut_arg("target", |a| a.hide(true)))]
     Fix(CheckArgs),
     /// Run the documents' mirrored-section grep gate: prints what their own awk | grep -nE prints, exits 1 on any hit.
-    Gate(CheckArgs),
+    Gate(args::PathArgs),
     /// Print a rule's documentation.
     Rule {
         /// Rule id (CL011) or name (rpo-zero-with-async-replication).
@@ -148,10 +149,19 @@ pub enum Command {
     /// The launch checklists of every Cluster and EventBoundary, as Markdown (default), --format html or --format json.
     Report(report::ReportArgs),
     /// List every inline suppression: rules, reason, expiry, and whether it matched.
-    Suppressions(CheckArgs),
+    Suppressions(args::SuppressionsArgs),
     /// Replay migrations on a real PostgreSQL or MariaDB/MySQL (scratch database) and compare its locks, rewrites and ALTER algorithms with the lock table's prediction: exit 1 on any disagreement (MG900), 2 when the server cannot be reached.
     Verify(verify::VerifyArgs),
     /// Compare the contracts with the running systems they name (read-only sessions): every declared-vs-observed difference is a PR finding; same formats, suppressions and baseline as `check`.
+    #[command(
+        mut_arg("probe", |a| a.hide(true)),
+        mut_arg("base", |a| a.hide(true)),
+        mut_arg("fix", |a| a.hide(true)),
+        mut_arg("diff", |a| a.hide(true)),
+        mut_arg("unsafe_fixes", |a| a.hide(true)),
+        mut_arg("verify", |a| a.hide(true)),
+        mut_arg("verify_url", |a| a.hide(true))
+    )]
     Probe(CheckArgs),
     /// Serve diagnostics, quick fixes and hover to an editor (Language Server Protocol over stdio).
     Lsp,
@@ -240,8 +250,14 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     let text = |s: String| Output::Text(s, Vec::new());
     match cli.command {
         None => check(&g, &CheckArgs::default(), cwd, false),
-        Some(Command::Check(args)) => check(&g, &args, cwd, false),
-        Some(Command::Fix(args)) => fix::run(&g, &args, cwd),
+        Some(Command::Check(args)) => {
+            args::refuse_unused("check", &args).map_err(CliError)?;
+            check(&g, &args, cwd, false)
+        }
+        Some(Command::Fix(args)) => {
+            args::refuse_unused("fix", &args).map_err(CliError)?;
+            fix::run(&g, &args, cwd)
+        }
         Some(Command::Rule { id }) => rule_doc(&id).map(text),
         Some(Command::Rules) if g.format == Format::Json => Ok(text(commands::rules_json())),
         Some(Command::Rules) => Ok(text(rules_table())),
@@ -279,8 +295,9 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
             };
             baseline_write(&g, file, &args, probe_request(&args, true)?, cwd)
         }
-        Some(Command::Suppressions(args)) => suppressions(&g, &args, cwd),
+        Some(Command::Suppressions(args)) => suppressions(&g, &args.into(), cwd),
         Some(Command::Probe(args)) => {
+            args::refuse_unused("probe", &args).map_err(CliError)?;
             let args = CheckArgs {
                 probe: true,
                 ..args
@@ -374,11 +391,6 @@ fn check(g: &Global, args: &CheckArgs, cwd: &Path, only_probe: bool) -> Result<O
     // Parse --output before the run so a typo fails fast.
     output_targets(args, cwd)?;
     if args.fixes.fix || args.fixes.diff {
-        if only_probe {
-            return Err(CliError(
-                "--fix and --diff belong to `check`: `probe` changes nothing".into(),
-            ));
-        }
         return fix::run(g, args, cwd);
     }
     let ov = Overrides {

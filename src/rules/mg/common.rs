@@ -82,7 +82,10 @@ impl BySize for Report {
             return self;
         }
         let heats: Vec<Heat> = tables.iter().map(|t| fa.ctx.heat(&t.name)).collect();
-        if heats.iter().any(|h| matches!(h, Heat::Hot | Heat::Large(_))) {
+        if heats
+            .iter()
+            .any(|h| matches!(h, Heat::Hot | Heat::Large(_)))
+        {
             return self;
         }
         let mut undeclared: Vec<String> = Vec::new();
