@@ -55,7 +55,7 @@ pub struct Global {
     /// Print findings only: no header line.
     #[arg(long, short, global = true)]
     pub quiet: bool,
-    /// Run only these rules (ids, names, families like MG, prefixes like MG03*; comma-separated or repeated). Replaces the config's `select`.
+    /// Run only these rules (ids, names, families like MG, prefixes like MG03; comma-separated or repeated). Replaces the config's `select`.
     #[arg(long, global = true, value_delimiter = ',', value_name = "RULES")]
     pub select: Vec<String>,
     /// Do not run these rules (same forms as --select), besides the config's `ignore`.
