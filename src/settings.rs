@@ -190,6 +190,17 @@ impl Settings {
         Ok(s)
     }
 
+    /// Whether the run reports on this file: always, unless named paths
+    /// limit the report (`report_only`). A run-level note counts only what
+    /// it reports on ("not checked for 1 event boundary", not the 9 of the
+    /// repository, when one contract is named).
+    pub fn reports_on(&self, path: &Path) -> bool {
+        self.report_only.as_ref().is_none_or(|named| {
+            let p = crate::source::normalize(path);
+            named.iter().any(|n| p.starts_with(n))
+        })
+    }
+
     /// The paths named on the command line join the scope (see `Scope::admit`).
     pub fn admit_named(&mut self, paths: &[PathBuf], cwd: &Path) {
         self.scope.admit(paths, cwd);
