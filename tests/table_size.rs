@@ -139,3 +139,60 @@ fn a_misspelt_setting_is_a_config_error() {
         .expect("PC008");
     assert!(f.message.contains("unknown_table_size"), "{}", f.message);
 }
+
+/// The rules a MySQL/PostgreSQL migration raises, with the config given.
+fn rules_of(config: &str, sql: &str) -> Vec<(RuleId, usize)> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("platcheck.yaml"), config).unwrap();
+    let m = dir.path().join("migrations");
+    std::fs::create_dir_all(&m).unwrap();
+    std::fs::write(
+        m.join("V1__create.sql"),
+        "CREATE TABLE payments (id bigint PRIMARY KEY, amount int, created_at datetime);\n",
+    )
+    .unwrap();
+    std::fs::write(m.join("V2__change.sql"), sql).unwrap();
+    let outcome = platcheck::engine::run(
+        &[m.clone()],
+        dir.path(),
+        &platcheck::settings::Overrides::default(),
+    )
+    .unwrap();
+    outcome
+        .findings
+        .iter()
+        .filter(|f| f.file.ends_with("V2__change.sql"))
+        .map(|f| (f.rule, f.line))
+        .collect()
+}
+
+#[test]
+fn one_statement_one_piece_of_advice() {
+    let mysql = format!("{CONFIG}sql:\n  dialect: mysql\n  version: \"8.0.35\"\n");
+    // A rebuild that blocks nothing does not fail closed on an unsized table.
+    let found = rules_of(
+        &mysql,
+        "SET SESSION lock_wait_timeout = 5;\nOPTIMIZE TABLE payments;\n",
+    );
+    assert!(!found.iter().any(|(r, _)| *r == RuleId::MG102), "{found:?}");
+    // An explicit COPY is MG100's, a copy-only change MG101's: no guard advice.
+    let found = rules_of(
+        &mysql,
+        "SET SESSION lock_wait_timeout = 5;\nALTER TABLE payments ADD COLUMN note text, ALGORITHM=COPY;\nALTER TABLE payments MODIFY amount bigint NOT NULL;\nALTER TABLE payments ADD INDEX idx_created (created_at);\n",
+    );
+    assert!(found.contains(&(RuleId::MG100, 2)), "{found:?}");
+    assert!(found.contains(&(RuleId::MG101, 3)), "{found:?}");
+    let guards: Vec<usize> = found
+        .iter()
+        .filter(|(r, _)| *r == RuleId::MG103)
+        .map(|(_, l)| *l)
+        .collect();
+    assert_eq!(guards, [4], "{found:?}");
+    // A brief lock: MG030's one fix covers it; MG025 speaks where MG030 is off.
+    let sql = "ALTER TABLE payments ALTER COLUMN amount SET DEFAULT 0;\n";
+    let found = rules_of(CONFIG, sql);
+    assert!(found.iter().any(|(r, _)| *r == RuleId::MG030), "{found:?}");
+    assert!(!found.iter().any(|(r, _)| *r == RuleId::MG025), "{found:?}");
+    let found = rules_of(&format!("{CONFIG}rules:\n  MG030: off\n"), sql);
+    assert!(found.contains(&(RuleId::MG025, 1)), "{found:?}");
+}
