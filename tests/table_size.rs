@@ -153,7 +153,7 @@ fn rules_of(config: &str, sql: &str) -> Vec<(RuleId, usize)> {
     .unwrap();
     std::fs::write(m.join("V2__change.sql"), sql).unwrap();
     let outcome = platcheck::engine::run(
-        &[m.clone()],
+        std::slice::from_ref(&m),
         dir.path(),
         &platcheck::settings::Overrides::default(),
     )
