@@ -480,3 +480,41 @@ fn a_value_that_failed_its_enum_is_invalid_not_missing() {
         "{html}"
     );
 }
+
+#[test]
+fn a_missing_referenced_path_decides_only_the_item_of_its_field() {
+    let o = violations();
+    let r = model::build(&o, RunFacts::of(&o));
+    let ev140 = |name: &str, n: u32| -> Vec<String> {
+        item(&r, name, n)
+            .findings
+            .iter()
+            .filter(|f| f.rule == RuleId::EV140)
+            .map(|f| f.pointer.clone().unwrap_or_default())
+            .collect()
+    };
+    // order-shipped: a repartition plan (item 4) and two replay tools (item 7).
+    assert_eq!(
+        ev140("order-shipped", 4),
+        ["/spec/ordering/repartition_plan"]
+    );
+    let replay = ev140("order-shipped", 7);
+    assert_eq!(replay.len(), 2, "{replay:?}");
+    assert!(
+        replay.iter().all(|p| p.ends_with("/dlq/replay_tool")),
+        "{replay:?}"
+    );
+    assert_eq!(item(&r, "order-shipped", 7).status, Status::NotMet);
+    assert!(ev140("order-shipped", 5).is_empty());
+    // order-status-requested: the schema plans decide item 5.
+    let schema = ev140("order-status-requested", 5);
+    assert_eq!(schema.len(), 2, "{schema:?}");
+    // No EV140 finding is left outside the items.
+    for c in &r.contracts {
+        assert!(
+            c.other.iter().all(|f| f.rule != RuleId::EV140),
+            "{}",
+            c.name
+        );
+    }
+}
