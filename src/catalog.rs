@@ -224,8 +224,11 @@ pub fn lookup(key: &str) -> Option<RuleId> {
 /// `ignore:`/`overrides:`, `--select`/`--ignore`, suppressions and
 /// `platcheck rule` accept it (like ruff and buf): an id (`MG001`), a rule
 /// name (`create-index-without-concurrently`), a family (`MG`), an id
-/// prefix with its star (`MG03*`) or `ALL`. With how specific it is (0 ALL,
-/// 1 family, 2 prefix, 3 one rule): a more specific entry wins.
+/// prefix (`MG03`, or `MG03*`: MG030–MG039) or `ALL`. With how specific it
+/// is (0 ALL, 1 family, 2 prefix, 3 one rule): a more specific entry wins.
+/// A bare prefix selects like ruff's: a mistyped id that happens to be a
+/// prefix (`CL12` for CL012) selects CL120–CL129, so `platcheck rules`
+/// and the finding list show what was selected.
 pub fn select(key: &str) -> Option<(u8, Vec<RuleId>)> {
     if let Some(id) = lookup(key) {
         return Some((3, vec![id]));
@@ -234,13 +237,7 @@ pub fn select(key: &str) -> Option<(u8, Vec<RuleId>)> {
     if upper == "ALL" || upper == "*" {
         return Some((0, RuleId::ALL.to_vec()));
     }
-    // A prefix longer than the family needs its `*`: a bare `CL12` is more
-    // likely a typo of CL012 than a wish for CL120 and CL121.
-    let prefix = match upper.strip_suffix('*') {
-        Some(p) => p,
-        None if upper.len() == 2 => &upper,
-        None => return None,
-    };
+    let prefix = upper.strip_suffix('*').unwrap_or(&upper);
     let shaped = prefix.len() >= 2
         && prefix.len() < 5
         && prefix[..2].chars().all(|c| c.is_ascii_uppercase())
@@ -264,22 +261,28 @@ pub fn selects(key: &str, rule: RuleId) -> bool {
 
 /// Fills `{name}` placeholders of a template. A placeholder without a value
 /// stays visible, so a missing argument shows in snapshots instead of hiding.
+/// `{count?statement|statements}` picks the word by the number in `count`
+/// (one, or any other), so messages say "1 statement" and "3 statements"
+/// instead of "statement(s)".
 pub fn render_template(template: &str, vars: &[(&str, String)]) -> String {
     let mut out = String::with_capacity(template.len() + 32);
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close) if is_ident(&after[..close]) => {
-                let key = &after[..close];
-                match vars.iter().find(|(k, _)| *k == key) {
-                    Some((_, v)) => out.push_str(v),
-                    None => out.push_str(&rest[open..open + close + 2]),
+        let inner = after.find('}').map(|close| (close, &after[..close]));
+        match inner.and_then(|(close, body)| Some((close, placeholder(body)?))) {
+            Some((close, (key, forms))) => {
+                match (vars.iter().find(|(k, _)| *k == key), forms) {
+                    (Some((_, v)), None) => out.push_str(v),
+                    (Some((_, v)), Some((one, many))) => {
+                        out.push_str(if v.trim() == "1" { one } else { many });
+                    }
+                    (None, _) => out.push_str(&rest[open..open + close + 2]),
                 }
                 rest = &after[close + 1..];
             }
-            _ => {
+            None => {
                 out.push('{');
                 rest = after;
             }
@@ -287,6 +290,19 @@ pub fn render_template(template: &str, vars: &[(&str, String)]) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// `name`, or `name?one|many`: the variable and, for the plural form, the
+/// two words.
+fn placeholder(body: &str) -> Option<(&str, Option<(&str, &str)>)> {
+    match body.split_once('?') {
+        None => is_ident(body).then_some((body, None)),
+        Some((key, forms)) => {
+            let (one, many) = forms.split_once('|')?;
+            let word = |w: &str| !w.contains(['{', '|', '?']);
+            (is_ident(key) && word(one) && word(many)).then_some((key, Some((one, many))))
+        }
+    }
 }
 
 fn is_ident(s: &str) -> bool {
@@ -299,12 +315,15 @@ pub fn placeholders(template: &str) -> Vec<&str> {
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close) if is_ident(&after[..close]) => {
-                out.push(&after[..close]);
+        match after
+            .find('}')
+            .and_then(|close| Some((close, placeholder(&after[..close])?)))
+        {
+            Some((close, (key, _))) => {
+                out.push(key);
                 rest = &after[close + 1..];
             }
-            _ => rest = after,
+            None => rest = after,
         }
     }
     out
@@ -341,5 +360,21 @@ mod tests {
         let s = render_template("a {x} b {y} {not ident}", &[("x", "1".into())]);
         assert_eq!(s, "a 1 b {y} {not ident}");
         assert_eq!(placeholders("{a} and {b_c}"), vec!["a", "b_c"]);
+    }
+
+    #[test]
+    fn template_pluralises_by_the_count() {
+        let t = "{n} {n?statement|statements} {n?takes|take} locks {m?x|y}";
+        let one = render_template(t, &[("n", "1".into())]);
+        assert_eq!(one, "1 statement takes locks {m?x|y}");
+        let three = render_template(t, &[("n", "3".into())]);
+        assert_eq!(three, "3 statements take locks {m?x|y}");
+        assert_eq!(
+            render_template(t, &[("n", "0".into())]),
+            "0 statements take locks {m?x|y}"
+        );
+        assert_eq!(placeholders(t), vec!["n", "n", "n", "m"]);
+        // Not the plural form: left as written.
+        assert_eq!(render_template("{n?a}", &[("n", "1".into())]), "{n?a}");
     }
 }

@@ -5,6 +5,8 @@
 mod common;
 #[path = "support/precommit.rs"]
 mod precommit;
+#[path = "support/pty.rs"]
+mod pty;
 use common::GitRepo;
 use std::path::Path;
 use std::process::Command;
@@ -133,4 +135,54 @@ fn init_without_a_detectable_tool_asks_for_one() {
     assert!(cluster.contains("tool: dbmate"), "{cluster}");
     let bad = platcheck(dir.path(), &["init", "--tool", "flyaway"]);
     assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn init_asks_the_terminal_for_the_tool_and_writes_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("migrations/001_init.sql");
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, OLD).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_platcheck"));
+    cmd.args(["init", "--today", "2026-11-30"])
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1");
+    let mut term = pty::spawn(cmd);
+    term.expect("Which tool runs these migrations? (flyway,");
+    // A typo gets a did-you-mean and the question again.
+    term.send_line("flywy");
+    term.expect("`flywy` is not one of them; did you mean `flyway`?");
+    term.expect("Which tool runs these migrations?");
+    term.send_line("flyway");
+    let out = term.child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("created platcheck.yaml"), "{stdout}");
+    let cluster =
+        std::fs::read_to_string(dir.path().join("contracts/clusters/example-db.yaml")).unwrap();
+    assert!(cluster.contains("    path: migrations\n"), "{cluster}");
+    assert!(cluster.contains("    tool: flyway\n"), "{cluster}");
+    // What init wrote with the answer checks green.
+    let check = platcheck(dir.path(), &["check", "--quiet"]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check));
+}
+
+#[test]
+fn init_on_a_terminal_gives_up_after_three_wrong_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("migrations/001_init.sql");
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, OLD).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_platcheck"));
+    cmd.arg("init").current_dir(dir.path()).env("NO_COLOR", "1");
+    let mut term = pty::spawn(cmd);
+    for answer in ["x", "y", "z"] {
+        term.expect("Which tool runs these migrations?");
+        term.send_line(answer);
+        term.expect(&format!("`{answer}` is not one of them"));
+    }
+    term.expect("pass --tool (flyway,");
+    let out = term.child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!dir.path().join("platcheck.yaml").exists());
 }

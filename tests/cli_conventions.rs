@@ -116,3 +116,80 @@ fn rules_as_json_carry_the_catalogue() {
             .ends_with("/rules/mg/MG001.md")
     );
 }
+
+#[test]
+fn a_flag_the_command_does_nothing_with_is_a_usage_error() {
+    // (arguments, what stderr must say): every case exits 2 before any check.
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["gate", "--probe", "examples/clean"],
+            "unexpected argument '--probe'",
+        ),
+        (
+            &["gate", "--target", "db=postgres://h/d", "examples/clean"],
+            "unexpected argument '--target'",
+        ),
+        (
+            &["gate", "--baseline", "b.json", "examples/clean"],
+            "unexpected argument '--baseline'",
+        ),
+        (
+            &["suppressions", "--probe", "examples/clean"],
+            "unexpected argument '--probe'",
+        ),
+        (
+            &["suppressions", "--output", "x.txt", "examples/clean"],
+            "unexpected argument '--output'",
+        ),
+        (
+            &["fix", "--probe", "examples/clean"],
+            "--probe does nothing in `platcheck fix`; it belongs to `platcheck probe` or `check --probe`",
+        ),
+        (
+            &["fix", "--target", "db=postgres://h/d", "examples/clean"],
+            "--target does nothing in `platcheck fix`",
+        ),
+        (
+            &["probe", "--diff", "examples/clean"],
+            "--diff does nothing in `platcheck probe`",
+        ),
+        (
+            &["probe", "--base", "main", "examples/clean"],
+            "--base does nothing in `platcheck probe`",
+        ),
+        (
+            &["check", "--unsafe-fixes", "examples/clean"],
+            "--unsafe-fixes does nothing in `platcheck check`; it belongs to `fix`, or `check` with --fix or --diff",
+        ),
+        (
+            &["check", "--target", "db=postgres://h/d", "examples/clean"],
+            "--target needs `platcheck probe` or `check --probe`",
+        ),
+    ];
+    for (args, says) in cases {
+        let o = platcheck(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", err(&o));
+        assert!(err(&o).contains(says), "{args:?}: {}", err(&o));
+        assert!(out(&o).is_empty(), "{args:?} printed {}", out(&o));
+    }
+    // Where they do something, they stay accepted; help lists only those.
+    let o = platcheck(&["suppressions", "--no-inline-suppressions", "examples/clean"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let help = out(&platcheck(&["fix", "--help"]));
+    assert!(
+        !help.contains("--probe") && !help.contains("--target"),
+        "{help}"
+    );
+    assert!(help.contains("--unsafe-fixes"), "{help}");
+    let help = out(&platcheck(&["probe", "--help"]));
+    assert!(
+        !help.contains("--diff") && !help.contains("--base "),
+        "{help}"
+    );
+    assert!(help.contains("--target"), "{help}");
+    let help = out(&platcheck(&["gate", "--help"]));
+    assert!(
+        !help.contains("--baseline") && !help.contains("--probe"),
+        "{help}"
+    );
+}

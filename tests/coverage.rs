@@ -204,6 +204,29 @@ fn every_requirement_is_accounted_for() {
     );
 }
 
+/// The probe rules check the running systems against declared values:
+/// each is listed under the requirement whose value it checks. PR001 only
+/// says a probe could not run.
+#[test]
+fn every_probe_rule_is_listed_where_it_checks_a_requirement() {
+    let m = matrix();
+    let listed: BTreeSet<&str> = m
+        .requirements
+        .iter()
+        .flat_map(|r| r.rules.iter().map(String::as_str))
+        .collect();
+    let unlisted: Vec<&str> = RuleId::ALL
+        .iter()
+        .map(|r| r.as_str())
+        .filter(|r| r.starts_with("PR") && *r != "PR001" && !listed.contains(r))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "probe rules in no requirement: {unlisted:?}"
+    );
+    assert!(!listed.contains("PR001"), "PR001 enforces nothing itself");
+}
+
 fn counts<'a>(m: &'a Matrix, key: impl Fn(&'a Requirement) -> &'a str) -> BTreeMap<&'a str, usize> {
     let mut out = BTreeMap::new();
     for r in &m.requirements {
@@ -287,7 +310,7 @@ fn render(m: &Matrix) -> String {
     out.push_str("| rule | name | source | requirements |\n|---|---|---|---|\n");
     for &id in RuleId::ALL {
         let s = id.as_str();
-        if !(s.starts_with("CL") || s.starts_with("EV") || s.starts_with("XR")) {
+        if !["CL", "EV", "XR", "PR"].iter().any(|f| s.starts_with(f)) {
             continue;
         }
         let reqs: Vec<&str> = m

@@ -201,3 +201,37 @@ fn the_python_hook_fails_on_only_the_dangerous_migration_staged() {
         ]
     });
 }
+
+#[test]
+fn run_notes_count_only_the_named_contracts() {
+    let dir = common::root().join("examples/violations");
+    let notes = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["check", "--format", "json"];
+        all.extend_from_slice(args);
+        let o = platcheck(&dir, &all);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        // No `notes` key when there is none.
+        v["notes"]
+            .as_array()
+            .map(|a| a.iter().map(|n| n.as_str().unwrap().to_string()).collect())
+            .unwrap_or_default()
+    };
+    let unchecked = |n: &str| n.starts_with("payload schema compatibility (EV053) was not checked");
+    let whole = notes(&[]);
+    assert!(
+        whole
+            .iter()
+            .any(|n| unchecked(n) && n.contains("for 9 event boundaries")),
+        "{whole:?}"
+    );
+    // One boundary named: the note speaks of that one, not the repository's nine.
+    let one = notes(&["contracts/events/ledger-entries.yaml"]);
+    assert!(
+        one.iter()
+            .any(|n| unchecked(n) && n.contains("for 1 event boundary:")),
+        "{one:?}"
+    );
+    // A cluster named: no boundary is reported on, so nothing went unchecked.
+    let cluster = notes(&["contracts/clusters/checkout-db.yaml"]);
+    assert!(!cluster.iter().any(|n| unchecked(n)), "{cluster:?}");
+}

@@ -348,7 +348,7 @@ fn mg103_mysql_guard_from_the_lock_table() {
 
 #[test]
 fn contract_key_value_and_rule_id_renamed_in_place() {
-    // `CL12` would be ambiguous (CL012, CL120, CL121): no fix for that one.
+    // `CLO12` has one close id; `CL12` is a prefix (CL120–CL129), not a typo.
     let cfg = "version: 1\ntoday: 2026-11-30\nrules:\n  cl-012: warning   # typo\n";
     let cluster = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -79,7 +79,9 @@ fn fix_copy(flags: &[&str]) {
         .iter()
         .map(|(k, n)| n - after.get(k).copied().unwrap_or(0).min(*n))
         .sum();
-    assert!(gone >= 15, "only {gone} findings went away\n{text}");
+    // 13 since MG025/MG103 stopped repeating MG030/MG100/MG101 (each fix
+    // used to remove a duplicate too).
+    assert!(gone >= 12, "only {gone} findings went away\n{text}");
     // Nothing fixable is left (in this mode): --diff has nothing to say.
     let again = Command::new(env!("CARGO_BIN_EXE_platcheck"))
         .args(["fix", "--diff"])

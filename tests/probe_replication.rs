@@ -56,7 +56,7 @@ fn a_streaming_standby_its_count_mode_and_lag() {
     assert_eq!(got[0].0, RuleId::PR012);
     assert!(
         got[0].1.starts_with("read_replicas.count is 2 but ")
-            && got[0].1.ends_with(" streams to 1 replica(s)"),
+            && got[0].1.ends_with(" streams to 1 replica"),
         "{}",
         got[0].1
     );

@@ -444,3 +444,77 @@ fn a_finding_is_never_hidden_behind_missing_evidence() {
     // a finding and an absent field is not met and still lists the field.
     assert!(both > 0, "no item with both a finding and missing evidence");
 }
+
+#[test]
+fn a_value_that_failed_its_enum_is_invalid_not_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_tree(&common::root().join("examples/clean"), dir.path(), None);
+    let f = dir.path().join("contracts/clusters/orders-db.yaml");
+    let text = std::fs::read_to_string(&f).unwrap();
+    assert!(text.contains("product: postgresql"));
+    std::fs::write(&f, text.replace("product: postgresql", "product: postgres")).unwrap();
+    let outcome = run(dir.path(), None);
+    let r = model::build(&outcome, RunFacts::of(&outcome));
+    let engine = item(&r, "orders-db", 1);
+    assert_eq!(engine.status, Status::NotMet);
+    assert!(
+        engine.missing.iter().all(|m| m.label != "engine.product"),
+        "{:?}",
+        engine.missing
+    );
+    assert_eq!(engine.invalid.len(), 1, "{:?}", engine.invalid);
+    assert_eq!(engine.invalid[0].label, "engine.product");
+    assert_eq!(engine.invalid[0].finding.rule, RuleId::PC004);
+    let md = report::render_model(Format::Markdown, &r, &Options::default());
+    assert!(
+        md.contains(
+            "- invalid: `engine.product` (PC004, [L15](contracts/clusters/orders-db.yaml#L15))"
+        ),
+        "{md}"
+    );
+    assert!(md.contains("(PC004, invalid engine.product)"), "{md}");
+    assert!(!md.contains("missing engine.product"), "{md}");
+    let html = report::render_model(Format::Html, &r, &Options::default());
+    assert!(
+        html.contains("<li class=\"invalid\" data-field=\"/spec/engine/product\">invalid: "),
+        "{html}"
+    );
+}
+
+#[test]
+fn a_missing_referenced_path_decides_only_the_item_of_its_field() {
+    let o = violations();
+    let r = model::build(&o, RunFacts::of(&o));
+    let ev140 = |name: &str, n: u32| -> Vec<String> {
+        item(&r, name, n)
+            .findings
+            .iter()
+            .filter(|f| f.rule == RuleId::EV140)
+            .map(|f| f.pointer.clone().unwrap_or_default())
+            .collect()
+    };
+    // order-shipped: a repartition plan (item 4) and two replay tools (item 7).
+    assert_eq!(
+        ev140("order-shipped", 4),
+        ["/spec/ordering/repartition_plan"]
+    );
+    let replay = ev140("order-shipped", 7);
+    assert_eq!(replay.len(), 2, "{replay:?}");
+    assert!(
+        replay.iter().all(|p| p.ends_with("/dlq/replay_tool")),
+        "{replay:?}"
+    );
+    assert_eq!(item(&r, "order-shipped", 7).status, Status::NotMet);
+    assert!(ev140("order-shipped", 5).is_empty());
+    // order-status-requested: its missing deprecation plan decides item 5.
+    let schema = ev140("order-status-requested", 5);
+    assert_eq!(schema, ["/spec/schema/deprecation_plan"]);
+    // No EV140 finding is left outside the items.
+    for c in &r.contracts {
+        assert!(
+            c.other.iter().all(|f| f.rule != RuleId::EV140),
+            "{}",
+            c.name
+        );
+    }
+}

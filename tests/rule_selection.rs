@@ -78,6 +78,43 @@ fn families_prefixes_and_names_set_severities() {
         "{found:?}"
     );
     assert!(rules(&found).contains("MG001"));
+    // A bare prefix selects like ruff's: `MG03` is MG030–MG039.
+    let found = run("rules:\n  MG03: off\n");
+    assert!(
+        !rules(&found).iter().any(|r| r.starts_with("MG03")),
+        "{found:?}"
+    );
+    assert!(rules(&found).contains("MG001"), "{found:?}");
+}
+
+#[test]
+fn a_bare_prefix_is_a_selector_not_a_typo() {
+    // `CL12` names CL120–CL129 (ruff's reading); a real typo of CL012 that
+    // is no prefix (`CLO12`, a letter O) is refused with the id it meant.
+    assert!(config_problems("rules:\n  CL12: warning\n").is_empty());
+    let msgs = config_problems("rules:\n  CLO12: warning\n");
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("unknown rule `CLO12`; did you mean `CL012`?")),
+        "{msgs:?}"
+    );
+    // A prefix no rule starts with is unknown too.
+    let msgs = config_problems("ignore: [MG8]\n");
+    assert!(
+        msgs.iter().any(|m| m.contains("unknown rule `MG8`")),
+        "{msgs:?}"
+    );
+    let d = tree("");
+    let ov = Overrides {
+        select: vec!["MG03".into()],
+        ..Overrides::default()
+    };
+    let found = run_with(d.path(), ov);
+    assert_eq!(
+        rules(&found),
+        BTreeSet::from(["MG030", "MG031"]),
+        "{found:?}"
+    );
 }
 
 #[test]
@@ -138,6 +175,40 @@ fn per_file_overrides() {
             .iter()
             .any(|(r, s, _)| *r == RuleId::MG030 && *s == Severity::Warning)
     );
+}
+
+#[test]
+fn an_override_turns_on_a_rule_that_is_off_for_the_run() {
+    for off in [
+        "rules: { MG030: off }\n",
+        "ignore: [MG030]\n",
+        "select: [MG001]\n",
+    ] {
+        let found = run(&format!(
+            "{off}overrides:\n  - files: \"legacy/**\"\n    rules: {{ MG030: error }}\n"
+        ));
+        let mg030: Vec<_> = found
+            .iter()
+            .filter(|(r, _, _)| *r == RuleId::MG030)
+            .collect();
+        assert_eq!(mg030.len(), 1, "{off}: {found:?}");
+        assert!(mg030[0].2.contains("legacy/old/0002"), "{off}: {mg030:?}");
+        assert_eq!(mg030[0].1, Severity::Error, "{off}");
+    }
+    // The command line has the last word: `--ignore` keeps it off everywhere.
+    let d = tree("overrides:\n  - files: \"legacy/**\"\n    rules: { MG030: error }\n");
+    let ov = Overrides {
+        ignore: vec!["MG030".into()],
+        ..Overrides::default()
+    };
+    let found = run_with(d.path(), ov);
+    assert!(!rules(&found).contains("MG030"), "{found:?}");
+    let ov = Overrides {
+        select: vec!["MG001".into()],
+        ..Overrides::default()
+    };
+    let found = run_with(d.path(), ov);
+    assert_eq!(rules(&found), BTreeSet::from(["MG001"]), "{found:?}");
 }
 
 #[test]
@@ -204,8 +275,13 @@ fn the_rule_command_takes_names_families_and_prefixes() {
     };
     let by_name = run("create-index-without-concurrently");
     assert!(String::from_utf8_lossy(&by_name.stdout).starts_with("# MG001 "));
-    let prefix = String::from_utf8_lossy(&run("MG03*").stdout).into_owned();
-    assert!(prefix.contains("MG030") && prefix.contains("MG031") && !prefix.contains("MG001"));
+    for p in ["MG03*", "MG03", "mg03"] {
+        let prefix = String::from_utf8_lossy(&run(p).stdout).into_owned();
+        assert!(
+            prefix.contains("MG030") && prefix.contains("MG031") && !prefix.contains("MG001"),
+            "{p}: {prefix}"
+        );
+    }
     let typo = run("MG0O1");
     assert_eq!(typo.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&typo.stderr).contains("did you mean `MG001`?"));

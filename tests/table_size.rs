@@ -69,12 +69,37 @@ fn an_undeclared_table_is_judged_as_large() {
         message.contains("CREATE INDEX on orders without"),
         "{message}"
     );
+    // Not a measured large table: the message says the size is missing and
+    // where to declare it.
+    assert!(
+        message.ends_with(
+            "(size of orders not declared, so counted as large: declare it in a Cluster's \
+             `migrations.table_rows`/`hot_tables`, or set `sql.unknown_table_size: small`)"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_cluster_without_the_size_names_itself_in_the_message() {
+    let (severity, message) = mg001(&run(CONFIG, Some("    hot_tables: [customers]\n")));
+    assert_eq!(severity, Severity::Error);
+    assert!(
+        message.ends_with(
+            "(size of orders not declared, so counted as large: declare it in Cluster \
+             orders-db's `migrations.table_rows`/`hot_tables`, or set \
+             `migrations.unknown_table_size: small`)"
+        ),
+        "{message}"
+    );
 }
 
 #[test]
 fn the_config_can_declare_unknown_tables_small() {
     let config = format!("{CONFIG}sql:\n  unknown_table_size: small\n");
-    assert_eq!(mg001(&run(&config, None)).0, Severity::Warning);
+    let (severity, message) = mg001(&run(&config, None));
+    assert_eq!(severity, Severity::Warning);
+    assert!(!message.contains("not declared"), "{message}");
 }
 
 #[test]
@@ -85,6 +110,7 @@ fn a_cluster_declares_for_its_own_migrations_and_rows_refine() {
     let (severity, message) = mg001(&run(CONFIG, Some(&rows)));
     assert_eq!(severity, Severity::Error);
     assert!(message.contains("50,000,000 rows"), "{message}");
+    assert!(!message.contains("not declared"), "{message}");
     let hot = format!("{small}    hot_tables: [orders]\n");
     assert_eq!(mg001(&run(CONFIG, Some(&hot))).0, Severity::Error);
     // Declared small by its row count, whatever the default says.
@@ -112,4 +138,61 @@ fn a_misspelt_setting_is_a_config_error() {
         .find(|f| f.rule == RuleId::PC008)
         .expect("PC008");
     assert!(f.message.contains("unknown_table_size"), "{}", f.message);
+}
+
+/// The rules a MySQL/PostgreSQL migration raises, with the config given.
+fn rules_of(config: &str, sql: &str) -> Vec<(RuleId, usize)> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("platcheck.yaml"), config).unwrap();
+    let m = dir.path().join("migrations");
+    std::fs::create_dir_all(&m).unwrap();
+    std::fs::write(
+        m.join("V1__create.sql"),
+        "CREATE TABLE payments (id bigint PRIMARY KEY, amount int, created_at datetime);\n",
+    )
+    .unwrap();
+    std::fs::write(m.join("V2__change.sql"), sql).unwrap();
+    let outcome = platcheck::engine::run(
+        std::slice::from_ref(&m),
+        dir.path(),
+        &platcheck::settings::Overrides::default(),
+    )
+    .unwrap();
+    outcome
+        .findings
+        .iter()
+        .filter(|f| f.file.ends_with("V2__change.sql"))
+        .map(|f| (f.rule, f.line))
+        .collect()
+}
+
+#[test]
+fn one_statement_one_piece_of_advice() {
+    let mysql = format!("{CONFIG}sql:\n  dialect: mysql\n  version: \"8.0.35\"\n");
+    // A rebuild that blocks nothing does not fail closed on an unsized table.
+    let found = rules_of(
+        &mysql,
+        "SET SESSION lock_wait_timeout = 5;\nOPTIMIZE TABLE payments;\n",
+    );
+    assert!(!found.iter().any(|(r, _)| *r == RuleId::MG102), "{found:?}");
+    // An explicit COPY is MG100's, a copy-only change MG101's: no guard advice.
+    let found = rules_of(
+        &mysql,
+        "SET SESSION lock_wait_timeout = 5;\nALTER TABLE payments ADD COLUMN note text, ALGORITHM=COPY;\nALTER TABLE payments MODIFY amount bigint NOT NULL;\nALTER TABLE payments ADD INDEX idx_created (created_at);\n",
+    );
+    assert!(found.contains(&(RuleId::MG100, 2)), "{found:?}");
+    assert!(found.contains(&(RuleId::MG101, 3)), "{found:?}");
+    let guards: Vec<usize> = found
+        .iter()
+        .filter(|(r, _)| *r == RuleId::MG103)
+        .map(|(_, l)| *l)
+        .collect();
+    assert_eq!(guards, [4], "{found:?}");
+    // A brief lock: MG030's one fix covers it; MG025 speaks where MG030 is off.
+    let sql = "ALTER TABLE payments ALTER COLUMN amount SET DEFAULT 0;\n";
+    let found = rules_of(CONFIG, sql);
+    assert!(found.iter().any(|(r, _)| *r == RuleId::MG030), "{found:?}");
+    assert!(!found.iter().any(|(r, _)| *r == RuleId::MG025), "{found:?}");
+    let found = rules_of(&format!("{CONFIG}rules:\n  MG030: off\n"), sql);
+    assert!(found.contains(&(RuleId::MG025, 1)), "{found:?}");
 }

@@ -2,11 +2,12 @@
 //! `platcheck [GLOBAL FLAGS] [PATHS]` means `check`, global flags go before
 //! or after the command, and a word that is neither a command nor an
 //! existing path is a usage error with a did-you-mean (not a file that
-//! cannot be read). Also the completion scripts and the man page.
-use super::Cli;
-use clap::CommandFactory;
+//! cannot be read). A flag a command would do nothing with is a usage
+//! error too. Also the completion scripts and the man page.
+use super::{CheckArgs, Cli};
+use clap::{Args, CommandFactory};
 use std::ffi::OsString;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Inserts `check` where the command would be when none is given; `Err` is
 /// a usage error for an unknown command.
@@ -93,4 +94,100 @@ pub fn man() -> Result<String, String> {
         .render(&mut out)
         .map_err(|e| format!("cannot render the man page: {e}"))?;
     Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// `platcheck gate`: the files only (it prints what the documents' own
+/// `awk | grep` prints, so nothing of `check` applies).
+#[derive(Args, Debug, Clone, Default)]
+pub struct PathArgs {
+    /// Files or directories (default: the working directory).
+    pub paths: Vec<PathBuf>,
+}
+
+/// `platcheck suppressions`: what decides which suppressions match.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SuppressionsArgs {
+    /// Files or directories (default: the working directory).
+    pub paths: Vec<PathBuf>,
+    /// Judge with this baseline's findings hidden (see `platcheck baseline write`).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// List only suppressions in files changed since this git ref.
+    #[arg(long, value_name = "REF")]
+    pub changed_since: Option<String>,
+    /// Match nothing: every suppression is listed as unused (for audits).
+    #[arg(long)]
+    pub no_inline_suppressions: bool,
+    /// The git revision EV053 compares payload schemas with (an EV053 suppression matches only then).
+    #[arg(long, value_name = "GIT-REF")]
+    pub base: Option<String>,
+    /// Read files through symlinks (and config paths) that resolve outside the repository.
+    #[arg(long)]
+    pub follow_external_links: bool,
+}
+
+impl From<SuppressionsArgs> for CheckArgs {
+    fn from(a: SuppressionsArgs) -> CheckArgs {
+        CheckArgs {
+            paths: a.paths,
+            baseline: a.baseline,
+            changed_since: a.changed_since,
+            no_inline_suppressions: a.no_inline_suppressions,
+            base: a.base,
+            follow_external_links: a.follow_external_links,
+            ..CheckArgs::default()
+        }
+    }
+}
+
+/// The flags of `check` that `command` shares but would do nothing with:
+/// each is a usage error naming where it does something, never a silent
+/// no-op (`fix --probe` probed nothing and said nothing).
+pub fn refuse_unused(command: &str, a: &CheckArgs) -> Result<(), String> {
+    let f = &a.fixes;
+    let fixing = f.fix || f.diff;
+    let refused: &[(&str, bool, &str)] = match command {
+        "fix" => &[
+            (
+                "--probe",
+                a.probe,
+                "`platcheck probe` or `check --probe`: fixes change files, not running systems",
+            ),
+            (
+                "--target",
+                !a.target.is_empty(),
+                "`platcheck probe` or `check --probe`",
+            ),
+        ],
+        "probe" => &[
+            ("--fix", f.fix, "`check` and `fix`: `probe` changes nothing"),
+            (
+                "--diff",
+                f.diff,
+                "`check` and `fix`: `probe` changes nothing",
+            ),
+            ("--unsafe-fixes", f.unsafe_fixes, "`fix` and `check --fix`"),
+            ("--verify", f.verify, "`fix` and `check --fix`"),
+            ("--verify-url", f.verify_url.is_some(), "`fix --verify`"),
+            (
+                "--base",
+                a.base.is_some(),
+                "`check`: the schema comparison (EV053) is not a probe rule",
+            ),
+        ],
+        _ => &[
+            (
+                "--unsafe-fixes",
+                f.unsafe_fixes && !fixing,
+                "`fix`, or `check` with --fix or --diff",
+            ),
+            ("--verify", f.verify && !fixing, "`fix`, or `check --fix`"),
+        ],
+    };
+    match refused.iter().find(|(_, set, _)| *set) {
+        Some((flag, _, home)) => Err(format!(
+            "{flag} does nothing in `platcheck {command}`; it belongs to {home}"
+        )),
+        None => Ok(()),
+    }
 }

@@ -2,15 +2,17 @@
 //! and chooses the exit code.
 use crate::contracts::schema::SchemaKind;
 use crate::contracts::units;
-use crate::engine::{self, RunError};
+use crate::engine::RunError;
 use crate::outcome::Outcome;
-use crate::output::{self, Format, human};
+use crate::output::Format;
 use crate::settings::{FailOn, Overrides};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 pub mod args;
+mod check;
+use check::check;
+pub(crate) use check::check_outcome;
 mod commands;
 pub mod fix;
 mod probe;
@@ -55,7 +57,7 @@ pub struct Global {
     /// Print findings only: no header line.
     #[arg(long, short, global = true)]
     pub quiet: bool,
-    /// Run only these rules (ids, names, families like MG, prefixes like MG03*; comma-separated or repeated). Replaces the config's `select`.
+    /// Run only these rules (ids, names, families like MG, prefixes like MG03; comma-separated or repeated). Replaces the config's `select`.
     #[arg(long, global = true, value_delimiter = ',', value_name = "RULES")]
     pub select: Vec<String>,
     /// Do not run these rules (same forms as --select), besides the config's `ignore`.
@@ -121,9 +123,10 @@ pub enum Command {
     /// Check contracts, migrations and docs (the default command).
     Check(CheckArgs),
     /// Apply the fixes of the findings (safe ones; --unsafe-fixes for the rest), or print them with --diff (exit 1 when something would change); then check again.
+    #[command(mut_arg("probe", |a| a.hide(true)), mut_arg("target", |a| a.hide(true)))]
     Fix(CheckArgs),
     /// Run the documents' mirrored-section grep gate: prints what their own awk | grep -nE prints, exits 1 on any hit.
-    Gate(CheckArgs),
+    Gate(args::PathArgs),
     /// Print a rule's documentation.
     Rule {
         /// Rule id (CL011) or name (rpo-zero-with-async-replication).
@@ -148,10 +151,19 @@ pub enum Command {
     /// The launch checklists of every Cluster and EventBoundary, as Markdown (default), --format html or --format json.
     Report(report::ReportArgs),
     /// List every inline suppression: rules, reason, expiry, and whether it matched.
-    Suppressions(CheckArgs),
+    Suppressions(args::SuppressionsArgs),
     /// Replay migrations on a real PostgreSQL or MariaDB/MySQL (scratch database) and compare its locks, rewrites and ALTER algorithms with the lock table's prediction: exit 1 on any disagreement (MG900), 2 when the server cannot be reached.
     Verify(verify::VerifyArgs),
     /// Compare the contracts with the running systems they name (read-only sessions): every declared-vs-observed difference is a PR finding; same formats, suppressions and baseline as `check`.
+    #[command(
+        mut_arg("probe", |a| a.hide(true)),
+        mut_arg("base", |a| a.hide(true)),
+        mut_arg("fix", |a| a.hide(true)),
+        mut_arg("diff", |a| a.hide(true)),
+        mut_arg("unsafe_fixes", |a| a.hide(true)),
+        mut_arg("verify", |a| a.hide(true)),
+        mut_arg("verify_url", |a| a.hide(true))
+    )]
     Probe(CheckArgs),
     /// Serve diagnostics, quick fixes and hover to an editor (Language Server Protocol over stdio).
     Lsp,
@@ -207,7 +219,7 @@ pub enum Output {
         files: Vec<FileWrite>,
         /// Printed after `text` by `output::write`, straight to standard
         /// output (the printers that stream never hold the whole output).
-        stream: Option<(Format, human::Style)>,
+        stream: Option<(Format, crate::output::human::Style)>,
     },
     /// Plain text for stdout (exit 0), and files to write.
     Text(String, Vec<FileWrite>),
@@ -243,8 +255,14 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
     let text = |s: String| Output::Text(s, Vec::new());
     match cli.command {
         None => check(&g, &CheckArgs::default(), cwd, false),
-        Some(Command::Check(args)) => check(&g, &args, cwd, false),
-        Some(Command::Fix(args)) => fix::run(&g, &args, cwd),
+        Some(Command::Check(args)) => {
+            args::refuse_unused("check", &args).map_err(CliError)?;
+            check(&g, &args, cwd, false)
+        }
+        Some(Command::Fix(args)) => {
+            args::refuse_unused("fix", &args).map_err(CliError)?;
+            fix::run(&g, &args, cwd)
+        }
         Some(Command::Rule { id }) => rule_doc(&id).map(text),
         Some(Command::Rules) if g.format == Format::Json => Ok(text(commands::rules_json())),
         Some(Command::Rules) => Ok(text(rules_table())),
@@ -282,8 +300,9 @@ pub fn execute(cli: Cli, cwd: &Path) -> Result<Output, CliError> {
             };
             baseline_write(&g, file, &args, probe_request(&args, true)?, cwd)
         }
-        Some(Command::Suppressions(args)) => suppressions(&g, &args, cwd),
+        Some(Command::Suppressions(args)) => suppressions(&g, &args.into(), cwd),
         Some(Command::Probe(args)) => {
+            args::refuse_unused("probe", &args).map_err(CliError)?;
             let args = CheckArgs {
                 probe: true,
                 ..args
@@ -344,170 +363,5 @@ pub(super) fn overrides(g: &Global, args: &CheckArgs, cwd: &Path) -> Overrides {
         select: g.select.clone(),
         ignore: g.ignore.clone(),
         probe: None,
-    }
-}
-
-type Targets = (Option<PathBuf>, Vec<(Format, PathBuf)>);
-
-fn output_targets(args: &CheckArgs, cwd: &Path) -> Result<Targets, CliError> {
-    let mut primary: Option<PathBuf> = None;
-    let mut extra: Vec<(Format, PathBuf)> = Vec::new();
-    for o in &args.output {
-        match o.split_once('=') {
-            Some((fmt, file)) => {
-                let f = Format::parse(fmt).ok_or_else(|| {
-                    CliError(format!(
-                        "--output {o}: unknown format `{fmt}` (human, json, sarif, github, gitlab, junit, gcc, markdown, html)"
-                    ))
-                })?;
-                extra.push((f, cwd.join(file)));
-            }
-            None if primary.is_none() => primary = Some(cwd.join(o)),
-            None => {
-                return Err(CliError(
-                    "--output FILE may be given once; use FORMAT=FILE for more".into(),
-                ));
-            }
-        }
-    }
-    Ok((primary, extra))
-}
-
-fn check(g: &Global, args: &CheckArgs, cwd: &Path, only_probe: bool) -> Result<Output, CliError> {
-    // Parse --output before the run so a typo fails fast.
-    output_targets(args, cwd)?;
-    if args.fixes.fix || args.fixes.diff {
-        if only_probe {
-            return Err(CliError(
-                "--fix and --diff belong to `check`: `probe` changes nothing".into(),
-            ));
-        }
-        return fix::run(g, args, cwd);
-    }
-    let ov = Overrides {
-        probe: probe_request(args, only_probe)?,
-        ..overrides(g, args, cwd)
-    };
-    let outcome = engine::run(&args.paths, cwd, &ov)?;
-    check_outcome(g, args, cwd, outcome)
-}
-
-/// Prints a finished run the way `check` does (formats, --output files).
-pub(crate) fn check_outcome(
-    g: &Global,
-    args: &CheckArgs,
-    cwd: &Path,
-    mut outcome: Outcome,
-) -> Result<Output, CliError> {
-    let (primary, extra) = output_targets(args, cwd)?;
-    let style = human::Style {
-        color: use_color(g.color) && primary.is_none(),
-        width: if primary.is_some() { 0 } else { width() },
-        quiet: g.quiet,
-    };
-    let plain = human::Style {
-        color: false,
-        ..style
-    };
-    let mut files = Vec::new();
-    // The launch report also says which revision it describes (git). A
-    // printer that panics turns the findings it fails on into PC000.
-    let mut render = |f: Format, style: human::Style| {
-        let name = format!("{f:?}").to_ascii_lowercase();
-        output::isolate::render_isolated(&mut outcome, &name, |o| match f {
-            Format::Markdown | Format::Html => report::render_from_check(f, o, &args.paths, cwd),
-            _ => output::render(f, o, style),
-        })
-    };
-    // Standard output is written by `main` as the findings are formatted
-    // (`Output::Check::stream`) for the formats that stream.
-    let stream = (primary.is_none() && output::streams(g.format)).then_some((g.format, style));
-    let mut text = if stream.is_some() {
-        String::new()
-    } else {
-        render(g.format, style)
-    };
-    if let Some(path) = primary {
-        files.push(FileWrite {
-            path,
-            text: render(g.format, plain),
-            append: false,
-            replace: crate::read::write::Replace::Output,
-        });
-        text = String::new();
-    }
-    for (f, path) in extra {
-        files.push(FileWrite {
-            path,
-            text: render(f, plain),
-            append: false,
-            replace: crate::read::write::Replace::Output,
-        });
-    }
-    refuse_inputs(&files, &outcome)?;
-    if g.format == Format::Github
-        && let Some(summary) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|s| !s.is_empty())
-    {
-        files.push(FileWrite {
-            path: PathBuf::from(summary),
-            text: output::github::step_summary(&outcome),
-            append: true,
-            replace: crate::read::write::Replace::Output,
-        });
-    }
-    Ok(Output::Check {
-        text,
-        outcome: Box::new(outcome),
-        files,
-        stream,
-    })
-}
-
-/// `--output` never replaces a file the run read: with a file named like an
-/// option (`--output=gcc=migrations/v1.sql`) that would destroy an input.
-fn refuse_inputs(files: &[FileWrite], outcome: &Outcome) -> Result<(), CliError> {
-    let canon = |p: &Path| std::fs::canonicalize(p).ok();
-    let inputs: std::collections::BTreeSet<PathBuf> = outcome
-        .files
-        .iter()
-        .filter_map(|f| canon(&f.path))
-        .collect();
-    for f in files {
-        if canon(&f.path).is_some_and(|p| inputs.contains(&p)) {
-            return Err(CliError(format!(
-                "refusing to write {}: it is one of the files this run checked",
-                f.path.display()
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// Columns for human output: `COLUMNS`, else the terminal's width; output
-/// that goes to a pipe or a file is not wrapped (0).
-fn width() -> usize {
-    if let Some(n) = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse::<usize>().ok())
-        .filter(|n| *n > 0)
-    {
-        return n.max(40);
-    }
-    if std::io::stdout().is_terminal()
-        && let Some((terminal_size::Width(w), _)) = terminal_size::terminal_size()
-    {
-        return usize::from(w).max(40);
-    }
-    0
-}
-
-fn use_color(c: ColorArg) -> bool {
-    match c {
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stdout().is_terminal()
-        }
     }
 }

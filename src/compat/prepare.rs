@@ -71,13 +71,18 @@ pub fn prepare(
     if let Some(base) = &settings.base {
         Repo::open(&settings.root, base).map_err(BaseError)?;
     }
-    let targets: Vec<Target> = ws
+    let targets: Vec<(Target, bool)> = ws
         .boundaries()
-        .filter_map(|c| target(c, settings))
+        .filter_map(|c| {
+            let t = target(c, settings)?;
+            let shown = settings.reports_on(&ws.files[c.file].path) || settings.reports_on(&t.abs);
+            Some((t, shown))
+        })
         .collect();
+    // Only the boundaries the run reports on count (a named-files run).
     let compared = targets
         .iter()
-        .filter(|t| t.mode.is_some_and(|m| m != Mode::None))
+        .filter(|(t, shown)| *shown && t.mode.is_some_and(|m| m != Mode::None))
         .count();
     if settings.base.is_none() && compared > 0 && settings.severity(RuleId::EV053).is_some() {
         let s = if compared == 1 { "" } else { "s" };
@@ -86,7 +91,7 @@ pub fn prepare(
             if s.is_empty() { "y" } else { "ies" }
         ));
     }
-    for t in targets {
+    for (t, _) in targets {
         if ws.file_at(&t.abs).is_some() || !t.abs.exists() {
             continue;
         }

@@ -166,7 +166,7 @@ fn analyze(
     let only_probe = settings.probe.as_ref().is_some_and(|p| p.only_probe_rules);
     let per_rule: Vec<Sink> = crate::rules::entries()
         .par_iter()
-        .filter(|e| settings.severity(e.id).is_some())
+        .filter(|e| settings.runs(e.id))
         .filter(|e| !only_probe || crate::rules::pr::covers(e.id))
         .filter_map(|e| match e.check {
             Check::Workspace(check) => Some((e.id, check)),

@@ -68,8 +68,12 @@ impl<'a> Attribution<'a> {
 /// contract-level PC finding at or below an evidence field: the rules skip
 /// such values silently).
 pub fn decides(f: &Finding, item: &Item) -> bool {
-    if item.rule_ids().contains(&f.rule) {
-        return true;
+    if let Some(spec) = item.rule_spec(f.rule) {
+        let at = spec.at();
+        return at.is_empty()
+            || f.pointer
+                .as_deref()
+                .is_some_and(|p| at.iter().any(|a| evidence::under_pattern(a, p)));
     }
     f.rule.meta().input == "contract"
         && f.pointer.as_deref().is_some_and(|p| {

@@ -174,18 +174,21 @@ pub struct FieldCond {
 
 /// A rule that must not fire: `CL001`, a family prefix `MG*`, or a rule
 /// whose findings on the other kind of contract concern this one through
-/// a field naming it (`{id: XR001, via: [/spec/producer/outbox/cluster]}`).
+/// a field naming it (`{id: XR001, via: [/spec/producer/outbox/cluster]}`),
+/// or a rule that serves several items, each deciding only the findings at
+/// its own fields (`{id: EV140, at: [/spec/consumers/*/dlq/replay_tool]}`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]
 pub enum RuleSpec {
     Id(String),
     Via { id: String, via: Vec<String> },
+    At { id: String, at: Vec<String> },
 }
 
 impl RuleSpec {
     pub fn pattern(&self) -> &str {
         match self {
-            RuleSpec::Id(s) | RuleSpec::Via { id: s, .. } => s,
+            RuleSpec::Id(s) | RuleSpec::Via { id: s, .. } | RuleSpec::At { id: s, .. } => s,
         }
     }
     /// The rules it names (a prefix expands to its family, in id order).
@@ -202,8 +205,15 @@ impl RuleSpec {
     }
     pub fn via(&self) -> &[String] {
         match self {
-            RuleSpec::Id(_) => &[],
             RuleSpec::Via { via, .. } => via,
+            _ => &[],
+        }
+    }
+    /// The field patterns whose findings this item takes (empty: all).
+    pub fn at(&self) -> &[String] {
+        match self {
+            RuleSpec::At { at, .. } => at,
+            _ => &[],
         }
     }
     /// Named explicitly (not through a family prefix).

@@ -114,7 +114,11 @@ fn item(out: &mut String, c: &ContractReport, it: &ItemResult, opts: &Options) {
 /// What keeps the item from being met: absent fields, values that fall
 /// short, inputs the run was not given.
 fn gaps(out: &mut String, c: &ContractReport, it: &ItemResult, opts: &Options) {
-    if it.missing.is_empty() && it.short.is_empty() && it.unchecked.is_empty() {
+    if it.missing.is_empty()
+        && it.invalid.is_empty()
+        && it.short.is_empty()
+        && it.unchecked.is_empty()
+    {
         return;
     }
     out.push_str("<ul class=\"gaps\">\n");
@@ -127,6 +131,17 @@ fn gaps(out: &mut String, c: &ContractReport, it: &ItemResult, opts: &Options) {
             "<li class=\"missing\" data-field=\"{}\">missing evidence: <code>{}</code>{why}</li>",
             esc(&m.pointer),
             esc(&m.label),
+        );
+    }
+    for v in &it.invalid {
+        let _ = writeln!(
+            out,
+            "<li class=\"invalid\" data-field=\"{}\">invalid: <a href=\"{}\"><code>{}</code></a> ({}, {})</li>",
+            esc(&v.pointer),
+            esc(&opts.links.file(&v.finding.file, v.finding.line)),
+            esc(&v.label),
+            v.finding.rule,
+            at(&c.file, &v.finding.file, v.finding.line),
         );
     }
     for s in &it.short {

@@ -6,7 +6,7 @@
 use super::checklist::{Input, Item, Need};
 use super::conditions;
 use super::evidence::{self, Ctx, Evidence, Missing, plural};
-use super::model::{ItemResult, RunFacts, Status, Unchecked, Waiver};
+use super::model::{Invalid, ItemResult, RunFacts, Status, Unchecked, Waiver};
 use crate::catalog;
 use crate::contracts::Contract;
 use crate::contracts::yaml::Node;
@@ -32,6 +32,7 @@ pub fn item<'a>(
         rules: item.rule_ids().to_vec(),
         evidence: Vec::new(),
         missing: Vec::new(),
+        invalid: Vec::new(),
         short: Vec::new(),
         unchecked: Vec::new(),
         findings,
@@ -67,6 +68,22 @@ pub fn item<'a>(
             }
         }
     }
+    // A value that failed its schema (`product: postgres`) is not missing
+    // evidence: it is written, and wrong.
+    let (invalid, missing): (Vec<Missing>, Vec<Missing>) = std::mem::take(&mut r.missing)
+        .into_iter()
+        .partition(|m| refused(&r.findings, &m.pointer).is_some());
+    r.missing = missing;
+    r.invalid = invalid
+        .into_iter()
+        .filter_map(|m| {
+            Some(Invalid {
+                finding: refused(&r.findings, &m.pointer)?,
+                label: m.label,
+                pointer: m.pointer,
+            })
+        })
+        .collect();
     for need in &item.needs {
         if let Some(u) = unchecked(outcome, facts, c, need) {
             r.unchecked.push(u);
@@ -107,6 +124,17 @@ pub fn item<'a>(
         Status::Met
     };
     r
+}
+
+/// The schema finding (PC004) that refused the value at `pointer` or at a
+/// block holding it.
+fn refused<'a>(findings: &[&'a Finding], pointer: &str) -> Option<&'a Finding> {
+    findings.iter().copied().find(|f| {
+        f.rule == crate::RuleId::PC004
+            && f.pointer.as_deref().is_some_and(|p| {
+                pointer == p || pointer.strip_prefix(p).is_some_and(|r| r.starts_with('/'))
+            })
+    })
 }
 
 /// The SQL files under `migrations.path` that this run checked.

@@ -281,6 +281,10 @@ fn attention(i: &ItemResult) -> String {
                 ids.push("expired waiver".into());
             }
             ids.extend(i.short.iter().map(|s| text(&s.label)));
+            if !i.invalid.is_empty() {
+                let fields: Vec<String> = i.invalid.iter().map(|v| text(&v.label)).collect();
+                ids.push(format!("invalid {}", fields.join(", ")));
+            }
             // Not met outranks missing evidence; what is missing still shows.
             if !i.missing.is_empty() {
                 let fields: Vec<String> = i.missing.iter().map(|m| text(&m.label)).collect();

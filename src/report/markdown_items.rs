@@ -77,6 +77,16 @@ fn item(out: &mut String, c: &ContractReport, i: &ItemResult, opts: &Options) {
             .collect();
         let _ = writeln!(out, "- missing evidence: {}", fields.join(", "));
     }
+    for v in &i.invalid {
+        let _ = writeln!(
+            out,
+            "- invalid: {} ({}, [{}]({}))",
+            code(&v.label),
+            v.finding.rule,
+            at(&c.file, &v.finding.file, v.finding.line),
+            opts.links.file(&v.finding.file, v.finding.line)
+        );
+    }
     for s in &i.short {
         let _ = writeln!(
             out,

@@ -169,6 +169,9 @@ pub struct ItemResult<'a> {
     pub evidence: Vec<Evidence>,
     /// The fields absent.
     pub missing: Vec<Missing>,
+    /// Fields written with a value their schema refuses (an enum typo): not
+    /// missing — the finding that refused it says what to write.
+    pub invalid: Vec<Invalid<'a>>,
     /// Fields present with a value that does not satisfy the item.
     pub short: Vec<Shortfall>,
     pub unchecked: Vec<Unchecked>,
@@ -176,6 +179,15 @@ pub struct ItemResult<'a> {
     pub findings: Vec<&'a Finding>,
     /// Suppressed findings (waived), and expired waivers of active ones.
     pub waivers: Vec<Waiver<'a>>,
+}
+
+/// A field the contract writes but the schema refused (PC004): the loader
+/// keeps no value, so the evidence walk sees none; the report says why.
+#[derive(Clone, Debug)]
+pub struct Invalid<'a> {
+    pub label: String,
+    pub pointer: String,
+    pub finding: &'a Finding,
 }
 
 /// Item counts by status.

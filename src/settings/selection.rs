@@ -20,6 +20,9 @@ impl Settings {
     /// and whether the config set it (a rule's own per-finding severity
     /// yields to the config). A rule off for the whole run never ran.
     pub fn severity_at(&self, rule: RuleId, path: &Path) -> (Option<Severity>, bool) {
+        if self.flags_off.contains(&rule) {
+            return (None, true);
+        }
         let mut sev = self.severity(rule);
         let mut set = self.severities.contains_key(&rule);
         if self.file_overrides.is_empty() {
@@ -37,6 +40,22 @@ impl Settings {
         (sev, set)
     }
 
+    /// Whether the rule runs at all: on for the run, or turned on for some
+    /// files by `overrides:` (`MG030: off` run-wide, `MG030: error` for
+    /// `legacy/**`). What `--select`/`--ignore` turn off stays off: the
+    /// command line has the last word over the config.
+    pub fn runs(&self, rule: RuleId) -> bool {
+        if self.severity(rule).is_some() {
+            return true;
+        }
+        !self.flags_off.contains(&rule)
+            && self.file_overrides.iter().any(|o| {
+                o.rules
+                    .iter()
+                    .any(|(_, rules, s)| s.is_some() && rules.contains(&rule))
+            })
+    }
+
     /// `--select` / `--ignore`: an unknown selector is a usage error.
     pub(super) fn select_from_flags(&mut self, ov: &Overrides) -> Result<(), SettingsError> {
         let parse = |keys: &[String]| -> Result<Vec<RuleId>, SettingsError> {
@@ -48,16 +67,25 @@ impl Settings {
             }
             Ok(out)
         };
-        let keep = if ov.select.is_empty() {
-            self.config_select.take()
-        } else {
+        let config_select = self.config_select.take();
+        let from_flags = !ov.select.is_empty();
+        let keep = if from_flags {
             Some(parse(&ov.select)?)
+        } else {
+            config_select
         };
         if let Some(keep) = keep {
             self.keep_only(&keep);
+            if from_flags {
+                let off = RuleId::ALL.iter().filter(|r| !keep.contains(r));
+                self.flags_off.extend(off.filter(|&&r| r != RuleId::PC000));
+            }
         }
         for r in parse(&ov.ignore)? {
             self.turn_off(r);
+            if r != RuleId::PC000 {
+                self.flags_off.insert(r);
+            }
         }
         Ok(())
     }

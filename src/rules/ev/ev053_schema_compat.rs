@@ -109,7 +109,9 @@ fn boundary(ctx: &RuleCtx, c: &Contract, t: &Target, repo: Option<&Repo>, sink: 
                             .var("why", b.why()),
                     );
                 }
-                for n in diff.notes {
+                let shown = ctx.settings.reports_on(&ctx.ws.files[c.file].path)
+                    || ctx.settings.reports_on(&ctx.ws.files[file].path);
+                for n in diff.notes.into_iter().filter(|_| shown) {
                     let note = format!("{} ({}): {n}", c.name, ctx.ws.files[file].display);
                     if !sink.notes.contains(&note) {
                         sink.notes.push(note);

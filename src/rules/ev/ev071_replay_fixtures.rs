@@ -47,15 +47,32 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             if !stateful {
                 continue;
             }
+            // One finding for the missing cases of one group: one list to
+            // complete, not four findings on the same line.
             let cases = strings(consumer.get("/dlq/sequence_cases"));
-            for case in SEQUENCE_CASES.iter().filter(|k| !cases.contains(k)) {
+            let missing: Vec<&str> = SEQUENCE_CASES
+                .iter()
+                .copied()
+                .filter(|k| !cases.contains(k))
+                .collect();
+            if !missing.is_empty() {
                 sink.push(
                     c.report(RuleId::EV071, &consumer.ptr("/dlq/sequence_cases"))
                         .variant("case")
                         .var("group", consumer.group())
-                        .var("case", case),
+                        .var("case", and_list(&missing))
+                        .var("count", missing.len()),
                 );
             }
         }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }

@@ -66,6 +66,57 @@ pub fn heat_severity(fa: &FileAnalysis, tables: &[&Name]) -> Severity {
     }
 }
 
+/// E/W by the tables' heat (`heat_severity`). When nothing declared makes
+/// it an error — the tables' sizes are simply not known — the message says
+/// so and where to declare them, so an undeclared table never reads like a
+/// measured large one.
+pub trait BySize {
+    fn by_size(self, fa: &FileAnalysis, tables: &[&Name]) -> Self;
+}
+
+impl BySize for Report {
+    fn by_size(mut self, fa: &FileAnalysis, tables: &[&Name]) -> Report {
+        let severity = heat_severity(fa, tables);
+        self = self.severity(severity);
+        if severity != Severity::Error {
+            return self;
+        }
+        let heats: Vec<Heat> = tables.iter().map(|t| fa.ctx.heat(&t.name)).collect();
+        if heats
+            .iter()
+            .any(|h| matches!(h, Heat::Hot | Heat::Large(_)))
+        {
+            return self;
+        }
+        let mut undeclared: Vec<String> = Vec::new();
+        for (t, h) in tables.iter().zip(&heats) {
+            let name = t.display();
+            if *h == Heat::Unknown && !undeclared.contains(&name) {
+                undeclared.push(name);
+            }
+        }
+        let (what, it) = match undeclared.as_slice() {
+            [] => ("size of the index's table not declared".to_string(), "it"),
+            [one] => (format!("size of {one} not declared"), "it"),
+            many => (format!("sizes of {} not declared", many.join(", ")), "them"),
+        };
+        let how = match &fa.ctx.cluster {
+            Some(cluster) => format!(
+                "declare {it} in Cluster {cluster}'s `migrations.table_rows`/`hot_tables`, or set `migrations.unknown_table_size: small`"
+            ),
+            None => format!(
+                "declare {it} in a Cluster's `migrations.table_rows`/`hot_tables`, or set `sql.unknown_table_size: small`"
+            ),
+        };
+        let note = format!(
+            " ({what}, so counted as large: {how}){}",
+            self.note.as_deref().unwrap_or("")
+        );
+        self.note = Some(note);
+        self
+    }
+}
+
 /// `orders (hot table)`, `order_items (400,000,000 rows)` or `audit_log`.
 pub fn describe(fa: &FileAnalysis, t: &Name) -> String {
     match fa.ctx.heat(&t.name) {

@@ -1,7 +1,7 @@
 //! MG001: CREATE INDEX without CONCURRENTLY on a table that already exists.
 //! On a partitioned table PostgreSQL refuses CONCURRENTLY, so the fix
 //! there is the per-partition build and attach.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -37,7 +37,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 };
                 sink.push(
                     report
-                        .severity(c::heat_severity(fa, &tables))
+                        .by_size(fa, &tables)
                         .var("table", c::describe(fa, t))
                         .var("lock", c::pg_lock(e).as_str())
                         .var("blocks", c::pg_lock(e).blocks()),

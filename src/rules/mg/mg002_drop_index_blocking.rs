@@ -1,5 +1,5 @@
 //! MG002: DROP INDEX without CONCURRENTLY.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -19,7 +19,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                     .map_or_else(|| "its table".to_string(), |t| c::describe(fa, t));
                 sink.push(
                     c::report(ctx, RuleId::MG002, fa, st)
-                        .severity(c::heat_severity(fa, &tables))
+                        .by_size(fa, &tables)
                         .var("index", &e.detail)
                         .var("table", table)
                         .var(

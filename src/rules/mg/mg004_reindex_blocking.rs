@@ -1,5 +1,5 @@
 //! MG004: REINDEX without CONCURRENTLY where the server has it (PG 12+).
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -21,7 +21,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 let tables: Vec<_> = e.table.iter().collect();
                 sink.push(
                     c::report(ctx, RuleId::MG004, fa, st)
-                        .severity(c::heat_severity(fa, &tables))
+                        .by_size(fa, &tables)
                         .var("target", &e.detail)
                         .var("locks", c::locks_text(fa, st))
                         .var(

@@ -1,5 +1,5 @@
 //! MG005: DETACH PARTITION without CONCURRENTLY (PG 14+).
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -14,7 +14,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 let sql = c::text(ctx, fa, st);
                 sink.push(
                     c::report(ctx, RuleId::MG005, fa, st)
-                        .severity(c::heat_severity(fa, &[t]))
+                        .by_size(fa, &[t])
                         .var("parent", c::describe(fa, t))
                         .var("partition", &e.detail)
                         .var("locks", c::locks_text(fa, st))

@@ -1,5 +1,5 @@
 //! MG006: VACUUM FULL and CLUSTER rebuild the table under ACCESS EXCLUSIVE.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -23,7 +23,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 };
                 sink.push(
                     c::report(ctx, RuleId::MG006, fa, st)
-                        .severity(c::heat_severity(fa, &tables))
+                        .by_size(fa, &tables)
                         .var("what", c::one_line(c::text(ctx, fa, st)))
                         .var("table", table)
                         .var("fix", fix),

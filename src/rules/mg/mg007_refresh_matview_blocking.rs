@@ -1,5 +1,5 @@
 //! MG007: REFRESH MATERIALIZED VIEW without CONCURRENTLY blocks its readers.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -13,7 +13,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 };
                 sink.push(
                     c::report(ctx, RuleId::MG007, fa, st)
-                        .severity(c::heat_severity(fa, &[t]))
+                        .by_size(fa, &[t])
                         .var("view", c::describe(fa, t))
                         .var(
                             "fix",

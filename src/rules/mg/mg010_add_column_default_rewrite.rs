@@ -1,6 +1,6 @@
 //! MG010: ADD COLUMN whose default forces a table rewrite (a volatile
 //! default, or any default before PostgreSQL 11).
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -43,7 +43,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 );
                 sink.push(
                     c::report(ctx, RuleId::MG010, fa, st)
-                        .severity(c::heat_severity(fa, &[table]))
+                        .by_size(fa, &[table])
                         .var("table", c::describe(fa, table))
                         .var("column", &col.name)
                         .var("why", why)

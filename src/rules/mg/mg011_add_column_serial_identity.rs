@@ -1,5 +1,5 @@
 //! MG011: ADD COLUMN serial/bigserial, identity or stored generated: rewrite.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -32,7 +32,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 );
                 sink.push(
                     c::report(ctx, RuleId::MG011, fa, st)
-                        .severity(c::heat_severity(fa, &[table]))
+                        .by_size(fa, &[table])
                         .var("table", c::describe(fa, table))
                         .var("column", n)
                         .var("what", what)

@@ -1,5 +1,5 @@
 //! MG012: ALTER COLUMN TYPE that is not binary-coercible: table and index rewrite.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -17,7 +17,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 );
                 sink.push(
                     c::report(ctx, RuleId::MG012, fa, st)
-                        .severity(c::heat_severity(fa, &[t]))
+                        .by_size(fa, &[t])
                         .var("table", c::describe(fa, t))
                         .var("column", &col)
                         .var("change", &e.detail)

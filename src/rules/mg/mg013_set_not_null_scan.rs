@@ -1,6 +1,6 @@
 //! MG013: SET NOT NULL scans the table under ACCESS EXCLUSIVE unless a
 //! validated CHECK (col IS NOT NULL) already proves it (PG 12+).
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -23,7 +23,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 );
                 sink.push(
                     c::report(ctx, RuleId::MG013, fa, st)
-                        .severity(c::heat_severity(fa, &[t]))
+                        .by_size(fa, &[t])
                         .var("table", c::describe(fa, t))
                         .var("column", &col)
                         .var("fix", fix),

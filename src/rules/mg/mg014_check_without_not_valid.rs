@@ -1,5 +1,5 @@
 //! MG014: ADD CHECK without NOT VALID scans the table under ACCESS EXCLUSIVE.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -22,7 +22,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 );
                 sink.push(
                     c::report(ctx, RuleId::MG014, fa, st)
-                        .severity(c::heat_severity(fa, &[t]))
+                        .by_size(fa, &[t])
                         .var("table", c::describe(fa, t))
                         .var("constraint", name)
                         .var("fix", fix),

@@ -1,6 +1,6 @@
 //! MG015: ADD FOREIGN KEY without NOT VALID: SHARE ROW EXCLUSIVE on both
 //! tables while every row is checked.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -27,7 +27,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 let sql = c::text(ctx, fa, st).trim_end();
                 sink.push(
                     c::report(ctx, RuleId::MG015, fa, st)
-                        .severity(c::heat_severity(fa, &tables))
+                        .by_size(fa, &tables)
                         .var("table", c::describe(fa, t))
                         .var("referenced", referenced)
                         .var("locks", c::locks_text(fa, st))

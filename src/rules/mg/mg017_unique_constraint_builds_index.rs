@@ -1,5 +1,5 @@
 //! MG017: ADD UNIQUE / PRIMARY KEY builds its index under ACCESS EXCLUSIVE.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -33,7 +33,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 );
                 sink.push(
                     c::report(ctx, RuleId::MG017, fa, st)
-                        .severity(c::heat_severity(fa, &[table]))
+                        .by_size(fa, &[table])
                         .var("kind", kind)
                         .var("table", c::describe(fa, table))
                         .var("fix", fix),

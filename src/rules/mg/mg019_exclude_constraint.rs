@@ -1,5 +1,5 @@
 //! MG019: ADD EXCLUDE builds its index under ACCESS EXCLUSIVE; no online form.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -13,7 +13,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 };
                 sink.push(
                     c::report(ctx, RuleId::MG019, fa, st)
-                        .severity(c::heat_severity(fa, &[t]))
+                        .by_size(fa, &[t])
                         .var("table", c::describe(fa, t)),
                 );
             }

@@ -1,5 +1,5 @@
 //! MG020: SET LOGGED/UNLOGGED, SET TABLESPACE, SET ACCESS METHOD rewrite the table.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -17,7 +17,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 };
                 sink.push(
                     c::report(ctx, RuleId::MG020, fa, st)
-                        .severity(c::heat_severity(fa, &[t]))
+                        .by_size(fa, &[t])
                         .var("what", &e.detail)
                         .var("table", c::describe(fa, t)),
                 );

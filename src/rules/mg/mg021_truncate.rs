@@ -1,5 +1,5 @@
 //! MG021: TRUNCATE takes ACCESS EXCLUSIVE (and CASCADE reaches FK children).
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -41,7 +41,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 );
                 sink.push(
                     c::report(ctx, RuleId::MG021, fa, st)
-                        .severity(c::heat_severity(fa, &tables))
+                        .by_size(fa, &tables)
                         .var("table", c::describe(fa, t))
                         .var("cascade", reach)
                         .var("fix", fix),

@@ -1,6 +1,6 @@
 //! MG022: dropping a foreign key takes ACCESS EXCLUSIVE on the referenced
 //! table too (its FK triggers are dropped).
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -21,7 +21,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 );
                 sink.push(
                     c::report(ctx, RuleId::MG022, fa, st)
-                        .severity(c::heat_severity(fa, &tables))
+                        .by_size(fa, &tables)
                         .var("constraint", &e.detail)
                         .var("table", c::describe(fa, t))
                         .var("referenced", referenced),

@@ -1,6 +1,10 @@
 //! MG025: a brief ACCESS EXCLUSIVE statement on a hot or large table with no
 //! lock_timeout: brief to run, but it queues behind any long transaction and
-//! every query queues behind it.
+//! every query queues behind it. Where MG030 runs it already counts these
+//! statements and its one fix (`SET lock_timeout` first) covers them: MG025
+//! speaks only for files MG030 is turned off for (cold tables not gated,
+//! the hot ones still are), so one migration never gets the same advice
+//! twice.
 use super::common::{self as c};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
@@ -10,6 +14,10 @@ use crate::sql::locks::{self, PgMode};
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for fa in c::pg_files(ctx) {
+        let path = &ctx.ws.files[fa.file].path;
+        if ctx.settings.severity_at(RuleId::MG030, path).0.is_some() {
+            continue;
+        }
         for st in &fa.stmts {
             if st.lock_timeout || st.rewrite || st.scan {
                 continue;

@@ -1,6 +1,6 @@
 //! MG032: statements after an ACCESS EXCLUSIVE lock in the same transaction
 //! keep that lock held until COMMIT.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -39,7 +39,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             let more = if later.len() > 5 { ", …" } else { "" };
             sink.push(
                 c::report(ctx, RuleId::MG032, fa, st)
-                    .severity(c::heat_severity(fa, &held))
+                    .by_size(fa, &held)
                     .var(
                         "tables",
                         held.iter()

@@ -1,6 +1,6 @@
 //! MG034: a backfill (UPDATE/DELETE/INSERT … SELECT) on an existing table in
 //! the same transaction as DDL: the DDL locks are held for the whole backfill.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -45,7 +45,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             let line = ctx.ws.files[fa.file].line_col(ddl.span.start).line;
             sink.push(
                 c::report(ctx, RuleId::MG034, fa, st)
-                    .severity(c::heat_severity(fa, &[table]))
+                    .by_size(fa, &[table])
                     .var("verb", verb)
                     .var("table", c::describe(fa, table))
                     .var("ddl", &ddl.kind)

@@ -1,5 +1,5 @@
 //! MG100: an explicit ALGORITHM=COPY or LOCK=SHARED/EXCLUSIVE.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -29,7 +29,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             };
             sink.push(
                 c::report(ctx, RuleId::MG100, fa, st)
-                    .severity(c::heat_severity(fa, &[table]))
+                    .by_size(fa, &[table])
                     .var("clause", clause)
                     .var("table", c::describe(fa, table))
                     .var("blocks", blocks),

@@ -1,6 +1,6 @@
 //! MG101: an ALTER the server can only run as a table copy (ALGORITHM=COPY),
 //! blocking writes for the whole copy.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -24,7 +24,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 };
                 sink.push(
                     c::report(ctx, RuleId::MG101, fa, st)
-                        .severity(c::heat_severity(fa, &[t]))
+                        .by_size(fa, &[t])
                         .var("what", what)
                         .var("table", c::describe(fa, t))
                         .var("dialect", fa.ctx.dialect.as_str())

@@ -1,5 +1,7 @@
 //! MG102: an INPLACE table rebuild on a hot or large table: DML continues,
 //! but the rebuild costs I/O and replica lag for the table's whole size.
+//! Only on a table declared hot or large: the rebuild blocks nothing, so
+//! an undeclared size is no reason to fail closed (and no cost is known).
 use super::common::{self as c};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
@@ -25,7 +27,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 let Some(t) = e
                     .table
                     .as_ref()
-                    .filter(|t| fa.ctx.heat(&t.name) != Heat::Normal)
+                    .filter(|t| matches!(fa.ctx.heat(&t.name), Heat::Hot | Heat::Large(_)))
                 else {
                     continue;
                 };

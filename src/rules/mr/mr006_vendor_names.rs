@@ -20,7 +20,8 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             let others: Vec<String> = seen[1..].iter().map(|m| m.0.to_string()).collect();
             let more = match others.len() {
                 0 => String::new(),
-                n if n <= 8 => format!("; also on line(s) {}", others.join(", ")),
+                1 => format!("; also on line {}", others[0]),
+                n if n <= 8 => format!("; also on lines {}", others.join(", ")),
                 n => format!(
                     "; also on lines {} and {} more",
                     others[..8].join(", "),
