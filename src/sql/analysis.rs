@@ -270,63 +270,109 @@ struct Pre {
     flyway_outside: bool,
 }
 
-/// The statement pieces, with each tool block (`StatementBegin` … `End`)
-/// joined into one.
-fn pieces(src: &Source, dialect: Dialect) -> Vec<split::Piece> {
-    let mut out: Vec<split::Piece> = Vec::new();
+/// A statement piece and its significant tokens (offsets in the piece's
+/// body), or a piece whose body must be lexed again.
+struct Next {
+    piece: split::Piece,
+    toks: Vec<Token>,
+    /// Lex `body` alone: the piece joins several (a tool block), or a
+    /// custom delimiter may have cut tokens short.
+    relex: bool,
+}
+
+/// `f` over the statement pieces in order, with each tool block
+/// (`StatementBegin` … `End`) joined into one, and each statement's tokens:
+/// the ones the splitter lexed, so a file is lexed once.
+fn statements(src: &Source, dialect: Dialect, mut f: impl FnMut(split::Piece, &[Token])) {
     let block_of = |at: usize| {
         src.blocks
             .iter()
             .position(|b| b.start <= src.base + at && src.base + at < b.end)
     };
+    let text = src.text;
+    let mut flush = |n: Next| {
+        let body = &text[n.piece.body.start..n.piece.body.end];
+        if n.relex {
+            f(n.piece, &lexer::tokens(body, dialect, TOKEN_LIMIT));
+        } else {
+            f(n.piece, &n.toks);
+        }
+    };
+    let mut splitter = split::Splitter::new(text, dialect);
+    let mut cur: Option<Next> = None;
     let mut last_block = None;
-    for p in split::split(src.text, dialect) {
+    let mut toks = Vec::new();
+    loop {
+        let Some(p) = splitter.next_piece(Some(split::Tokens {
+            out: &mut toks,
+            limit: TOKEN_LIMIT,
+        })) else {
+            break;
+        };
         if !p.is_statement() {
             continue;
         }
         let blk = block_of(p.body.start);
         if blk.is_some()
             && blk == last_block
-            && let Some(prev) = out.last_mut()
+            && let Some(prev) = cur.as_mut()
         {
-            prev.body.end = p.body.end;
-            prev.span.end = p.span.end;
-            if prev.error.is_none() {
-                prev.error = p.error;
+            prev.piece.body.end = p.body.end;
+            prev.piece.span.end = p.span.end;
+            if prev.piece.error.is_none() {
+                prev.piece.error = p.error;
             }
+            prev.relex = true;
             continue;
         }
         last_block = blk;
-        out.push(p);
+        let at = p.body.start;
+        for t in &mut toks {
+            t.start -= at;
+            t.end -= at;
+        }
+        let next = Next {
+            piece: p,
+            toks: std::mem::take(&mut toks),
+            relex: splitter.custom_delimiter(),
+        };
+        if let Some(done) = cur.replace(next) {
+            flush(done);
+        }
     }
-    out
+    if let Some(done) = cur {
+        flush(done);
+    }
 }
 
 pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot) -> FileAnalysis {
     let dialect = ctx.dialect;
     let text = src.text;
-    let pre: Vec<Pre> = pieces(src, dialect)
-        .into_iter()
-        .map(|piece| {
-            let body = &text[piece.body.start..piece.body.end];
-            let toks = lexer::tokens(body, dialect, TOKEN_LIMIT);
-            let op = classify::classify(body, &toks, dialect);
-            let parsed = if piece.error.is_some() {
-                Parsed::Skipped
-            } else {
-                parse::parse(body, &toks, dialect)
-            };
-            let kind = kind_of(op.as_ref(), &toks, body);
-            let flyway_outside = history::flyway_runs_outside_transaction(body, &toks);
-            Pre {
-                piece,
-                op,
-                parsed,
-                kind,
-                flyway_outside,
-            }
-        })
-        .collect();
+    let mut pre: Vec<Pre> = Vec::new();
+    statements(src, dialect, |piece, toks| {
+        let body = &text[piece.body.start..piece.body.end];
+        let op = classify::classify(body, toks, dialect);
+        // sqlparser's verdict matters only for a statement the
+        // classifier cannot read (PC009 reports those where sqlparser
+        // stopped): a statement the classifier understood is analysed
+        // from its tokens whatever sqlparser says, so it is not parsed.
+        let parsed = if piece.error.is_some() {
+            Parsed::Skipped
+        } else if op.is_some() {
+            Parsed::Classified
+        } else {
+            parse::parse(body, toks, dialect)
+        };
+        let kind = kind_of(op.as_ref(), toks, body);
+        let flyway_outside = history::flyway_runs_outside_transaction(body, toks);
+        pre.push(Pre {
+            piece,
+            op,
+            parsed,
+            kind,
+            flyway_outside,
+        });
+    });
     let wrapped = dialect == Dialect::Postgres
         && match &src.tx {
             TxMode::None => false,
