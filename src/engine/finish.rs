@@ -39,7 +39,9 @@ pub(super) fn finish(
         findings.dedup();
         return (findings, Vec::new(), sups);
     }
-    let mut findings = Vec::new();
+    // Sized once: a vector grown by doubling can keep twice the room it
+    // needs, and there can be a finding per statement.
+    let mut findings = Vec::with_capacity(reports.len());
     let mut waived = Vec::new();
     for r in reports {
         let (severity, configured) = settings.severity_at(r.rule, &ws.files[r.file].path);

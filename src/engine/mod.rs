@@ -168,6 +168,10 @@ fn analyze(
     for r in &mut sink.reports {
         r.fix = crate::fix::compute(&ctx, r);
     }
+    // Nothing reads the analyses after the rules and the fixes: the SQL
+    // analysis alone holds every statement of every file, so it goes
+    // before the findings are rendered rather than beside them.
+    drop(analyses);
     // With no file to point at, a rule's finding still reaches the output:
     // the run gets a file of its own (after the rules, which borrow `ws`).
     if ws.files.is_empty() && !sink.reports.is_empty() {

@@ -260,16 +260,6 @@ pub fn analyze_file(text: &str, file: usize, ctx: FileCtx, model: &mut Model) ->
     analyze_source(&src, file, ctx, &mut Slot::Live(model))
 }
 
-/// A statement before the session walk.
-struct Pre {
-    piece: split::Piece,
-    op: Option<Op>,
-    parsed: Parsed,
-    kind: String,
-    /// Flyway runs it outside a transaction (its PostgreSQL parser's list).
-    flyway_outside: bool,
-}
-
 /// A statement piece and its significant tokens (offsets in the piece's
 /// body), or a piece whose body must be lexed again.
 struct Next {
@@ -348,7 +338,12 @@ fn statements(src: &Source, dialect: Dialect, mut f: impl FnMut(split::Piece, &[
 pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot) -> FileAnalysis {
     let dialect = ctx.dialect;
     let text = src.text;
-    let mut pre: Vec<Pre> = Vec::new();
+    let shift = |sp: Span| Span::new(sp.start + src.base, sp.end + src.base);
+    // The statements are made once and judged in place (the session walk
+    // needs to know first whether the tool wraps the script in a
+    // transaction, which depends on every statement).
+    let mut stmts: Vec<Stmt> = Vec::new();
+    let (mut all_outside, mut any_outside) = (true, false);
     statements(src, dialect, |piece, toks| {
         let body = &text[piece.body.start..piece.body.end];
         let op = classify::classify(body, toks, dialect);
@@ -363,23 +358,41 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
         } else {
             parse::parse(body, toks, dialect)
         };
-        let kind = kind_of(op.as_ref(), toks, body);
-        let flyway_outside = history::flyway_runs_outside_transaction(body, toks);
-        pre.push(Pre {
-            piece,
+        let outside = history::flyway_runs_outside_transaction(body, toks);
+        all_outside &= outside;
+        any_outside |= outside;
+        stmts.push(Stmt {
+            index: stmts.len() + 1,
+            span: shift(piece.body),
+            kind: kind_of(op.as_ref(), toks, body),
             op,
             parsed,
-            kind,
-            flyway_outside,
+            split_error: piece.error.map(|mut e| {
+                e.at += src.base;
+                e
+            }),
+            tx: None,
+            lock_timeout: false,
+            statement_timeout: false,
+            fk_checks_off: false,
+            effects: Vec::new(),
+            locks: Vec::new(),
+            maybe_locks: Vec::new(),
+            secondary: Vec::new(),
+            rewrite: false,
+            scan: false,
+            refused: None,
+            plan: None,
         });
     });
+    stmts.shrink_to_fit();
     let wrapped = dialect == Dialect::Postgres
         && match &src.tx {
             TxMode::None => false,
             TxMode::Whole(_) => true,
-            TxMode::Flyway => !pre.iter().all(|p| p.flyway_outside),
-            TxMode::FlywayMixed => !pre.iter().any(|p| p.flyway_outside),
-            TxMode::Implicit => pre.len() > 1,
+            TxMode::Flyway => !all_outside,
+            TxMode::FlywayMixed => !any_outside,
+            TxMode::Implicit => stmts.len() > 1,
         };
     let mut s = Session {
         utc: None,
@@ -389,36 +402,16 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
         statement_timeout: false,
         fk_checks_off: false,
     };
-    let mut stmts = Vec::new();
     let mut created = HashMap::new();
-    let count = pre.len();
-    for p in pre {
-        let index = stmts.len() + 1;
-        let shift = |sp: Span| Span::new(sp.start + src.base, sp.end + src.base);
-        let mut st = Stmt {
-            index,
-            span: shift(p.piece.body),
-            kind: p.kind,
-            op: None,
-            parsed: p.parsed,
-            split_error: p.piece.error.map(|mut e| {
-                e.at += src.base;
-                e
-            }),
-            tx: s.tx,
-            lock_timeout: s.lock_timeout,
-            statement_timeout: s.statement_timeout,
-            fk_checks_off: s.fk_checks_off,
-            effects: Vec::new(),
-            locks: Vec::new(),
-            maybe_locks: Vec::new(),
-            secondary: Vec::new(),
-            rewrite: false,
-            scan: false,
-            refused: None,
-            plan: None,
-        };
-        if let Some(op) = p.op {
+    let count = stmts.len();
+    for st in &mut stmts {
+        let index = st.index;
+        // The session as it is when the statement starts.
+        st.tx = s.tx;
+        st.lock_timeout = s.lock_timeout;
+        st.statement_timeout = s.statement_timeout;
+        st.fk_checks_off = s.fk_checks_off;
+        if let Some(op) = st.op.take() {
             s.apply(&op, dialect);
             if let Op::CreateTable { name, .. } | Op::CreateView { name, .. } = &op {
                 created.insert(name.name.clone(), index);
@@ -429,11 +422,10 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
             let sess = effects::SessionFacts {
                 utc: s.utc.unwrap_or(ctx.server_utc),
             };
-            super::judge::judge(&mut st, &op, model.get(), &ctx, &sess);
+            super::judge::judge(st, &op, model.get(), &ctx, &sess);
             model.apply(&op, index == count);
             st.op = Some(op);
         }
-        stmts.push(st);
     }
     FileAnalysis {
         file,
