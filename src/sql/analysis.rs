@@ -292,13 +292,10 @@ fn statements(src: &Source, dialect: Dialect, mut f: impl FnMut(split::Piece, &[
     let mut cur: Option<Next> = None;
     let mut last_block = None;
     let mut toks = Vec::new();
-    loop {
-        let Some(p) = splitter.next_piece(Some(split::Tokens {
-            out: &mut toks,
-            limit: TOKEN_LIMIT,
-        })) else {
-            break;
-        };
+    while let Some(p) = splitter.next_piece(Some(split::Tokens {
+        out: &mut toks,
+        limit: TOKEN_LIMIT,
+    })) {
         if !p.is_statement() {
             continue;
         }
