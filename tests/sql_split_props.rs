@@ -3,7 +3,8 @@
 //! statements joined with `;` come back exactly — for any mix of strings,
 //! quoted identifiers, dollar quotes and comments.
 use platcheck::sql::Dialect;
-use platcheck::sql::split::split;
+use platcheck::sql::lexer::tokens;
+use platcheck::sql::split::{Splitter, Tokens, split};
 use proptest::prelude::*;
 
 /// Fragments that stress the splitter: each is closed, so it never hides a
@@ -70,5 +71,43 @@ proptest! {
     fn any_text_tiles(text in "[ -~\n\u{e9}$;'\"`#/*-]{0,200}") {
         check_tiling(&text, Dialect::Postgres);
         check_tiling(&text, Dialect::MySql);
+    }
+
+    /// The analysis reads each statement's tokens as the splitter lexed
+    /// them (one pass per file) instead of lexing its body again: outside a
+    /// custom `DELIMITER` the two must be the same tokens, so nothing the
+    /// classifier sees changes.
+    #[test]
+    fn splitter_tokens_are_the_body_lexed_alone(text in "[ -~\n\u{e9}$;'\"`#/*{}%:-]{0,200}") {
+        for d in [Dialect::Postgres, Dialect::MySql] {
+            check_tokens(&text, d, usize::MAX);
+            check_tokens(&text, d, 3);
+        }
+    }
+
+    #[test]
+    fn splitter_tokens_of_real_statements(stmts in prop::collection::vec(statement(), 1..10)) {
+        let text = stmts.join(";\n") + ";";
+        check_tokens(&text, Dialect::Postgres, usize::MAX);
+    }
+}
+
+fn check_tokens(text: &str, d: Dialect, limit: usize) {
+    let mut s = Splitter::new(text, d);
+    let mut toks = Vec::new();
+    while let Some(p) = s.next_piece(Some(Tokens {
+        out: &mut toks,
+        limit,
+    })) {
+        if !p.is_statement() || s.custom_delimiter() {
+            continue;
+        }
+        let body = &text[p.body.start..p.body.end];
+        let mut want = tokens(body, d, limit);
+        for t in &mut want {
+            t.start += p.body.start;
+            t.end += p.body.start;
+        }
+        assert_eq!(toks, want, "{body:?} in {text:?} ({d:?})");
     }
 }

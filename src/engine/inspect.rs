@@ -1,6 +1,7 @@
 //! A run's inputs and shared analyses without the rules.
+use super::assemble::add_loaded;
 use super::loading::{Loaded, isolated, load_candidate};
-use super::{RunError, add_loaded, search_start};
+use super::{RunError, search_start};
 use crate::discover;
 use crate::emit::Sink;
 use crate::registry::{Analyses, RuleCtx};

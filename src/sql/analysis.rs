@@ -260,80 +260,136 @@ pub fn analyze_file(text: &str, file: usize, ctx: FileCtx, model: &mut Model) ->
     analyze_source(&src, file, ctx, &mut Slot::Live(model))
 }
 
-/// A statement before the session walk.
-struct Pre {
+/// A statement piece and its significant tokens (offsets in the piece's
+/// body), or a piece whose body must be lexed again.
+struct Next {
     piece: split::Piece,
-    op: Option<Op>,
-    parsed: Parsed,
-    kind: String,
-    /// Flyway runs it outside a transaction (its PostgreSQL parser's list).
-    flyway_outside: bool,
+    toks: Vec<Token>,
+    /// Lex `body` alone: the piece joins several (a tool block), or a
+    /// custom delimiter may have cut tokens short.
+    relex: bool,
 }
 
-/// The statement pieces, with each tool block (`StatementBegin` … `End`)
-/// joined into one.
-fn pieces(src: &Source, dialect: Dialect) -> Vec<split::Piece> {
-    let mut out: Vec<split::Piece> = Vec::new();
+/// `f` over the statement pieces in order, with each tool block
+/// (`StatementBegin` … `End`) joined into one, and each statement's tokens:
+/// the ones the splitter lexed, so a file is lexed once.
+fn statements(src: &Source, dialect: Dialect, mut f: impl FnMut(split::Piece, &[Token])) {
     let block_of = |at: usize| {
         src.blocks
             .iter()
             .position(|b| b.start <= src.base + at && src.base + at < b.end)
     };
+    let text = src.text;
+    let mut flush = |n: Next| {
+        let body = &text[n.piece.body.start..n.piece.body.end];
+        if n.relex {
+            f(n.piece, &lexer::tokens(body, dialect, TOKEN_LIMIT));
+        } else {
+            f(n.piece, &n.toks);
+        }
+    };
+    let mut splitter = split::Splitter::new(text, dialect);
+    let mut cur: Option<Next> = None;
     let mut last_block = None;
-    for p in split::split(src.text, dialect) {
+    let mut toks = Vec::new();
+    while let Some(p) = splitter.next_piece(Some(split::Tokens {
+        out: &mut toks,
+        limit: TOKEN_LIMIT,
+    })) {
         if !p.is_statement() {
             continue;
         }
         let blk = block_of(p.body.start);
         if blk.is_some()
             && blk == last_block
-            && let Some(prev) = out.last_mut()
+            && let Some(prev) = cur.as_mut()
         {
-            prev.body.end = p.body.end;
-            prev.span.end = p.span.end;
-            if prev.error.is_none() {
-                prev.error = p.error;
+            prev.piece.body.end = p.body.end;
+            prev.piece.span.end = p.span.end;
+            if prev.piece.error.is_none() {
+                prev.piece.error = p.error;
             }
+            prev.relex = true;
             continue;
         }
         last_block = blk;
-        out.push(p);
+        let at = p.body.start;
+        for t in &mut toks {
+            t.start -= at;
+            t.end -= at;
+        }
+        let next = Next {
+            piece: p,
+            toks: std::mem::take(&mut toks),
+            relex: splitter.custom_delimiter(),
+        };
+        if let Some(done) = cur.replace(next) {
+            flush(done);
+        }
     }
-    out
+    if let Some(done) = cur {
+        flush(done);
+    }
 }
 
 pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot) -> FileAnalysis {
     let dialect = ctx.dialect;
     let text = src.text;
-    let pre: Vec<Pre> = pieces(src, dialect)
-        .into_iter()
-        .map(|piece| {
-            let body = &text[piece.body.start..piece.body.end];
-            let toks = lexer::tokens(body, dialect, TOKEN_LIMIT);
-            let op = classify::classify(body, &toks, dialect);
-            let parsed = if piece.error.is_some() {
-                Parsed::Skipped
-            } else {
-                parse::parse(body, &toks, dialect)
-            };
-            let kind = kind_of(op.as_ref(), &toks, body);
-            let flyway_outside = history::flyway_runs_outside_transaction(body, &toks);
-            Pre {
-                piece,
-                op,
-                parsed,
-                kind,
-                flyway_outside,
-            }
-        })
-        .collect();
+    let shift = |sp: Span| Span::new(sp.start + src.base, sp.end + src.base);
+    // The statements are made once and judged in place (the session walk
+    // needs to know first whether the tool wraps the script in a
+    // transaction, which depends on every statement).
+    let mut stmts: Vec<Stmt> = Vec::new();
+    let (mut all_outside, mut any_outside) = (true, false);
+    statements(src, dialect, |piece, toks| {
+        let body = &text[piece.body.start..piece.body.end];
+        let op = classify::classify(body, toks, dialect);
+        // sqlparser's verdict matters only for a statement the
+        // classifier cannot read (PC009 reports those where sqlparser
+        // stopped): a statement the classifier understood is analysed
+        // from its tokens whatever sqlparser says, so it is not parsed.
+        let parsed = if piece.error.is_some() {
+            Parsed::Skipped
+        } else if op.is_some() {
+            Parsed::Classified
+        } else {
+            parse::parse(body, toks, dialect)
+        };
+        let outside = history::flyway_runs_outside_transaction(body, toks);
+        all_outside &= outside;
+        any_outside |= outside;
+        stmts.push(Stmt {
+            index: stmts.len() + 1,
+            span: shift(piece.body),
+            kind: kind_of(op.as_ref(), toks, body),
+            op,
+            parsed,
+            split_error: piece.error.map(|mut e| {
+                e.at += src.base;
+                e
+            }),
+            tx: None,
+            lock_timeout: false,
+            statement_timeout: false,
+            fk_checks_off: false,
+            effects: Vec::new(),
+            locks: Vec::new(),
+            maybe_locks: Vec::new(),
+            secondary: Vec::new(),
+            rewrite: false,
+            scan: false,
+            refused: None,
+            plan: None,
+        });
+    });
+    stmts.shrink_to_fit();
     let wrapped = dialect == Dialect::Postgres
         && match &src.tx {
             TxMode::None => false,
             TxMode::Whole(_) => true,
-            TxMode::Flyway => !pre.iter().all(|p| p.flyway_outside),
-            TxMode::FlywayMixed => !pre.iter().any(|p| p.flyway_outside),
-            TxMode::Implicit => pre.len() > 1,
+            TxMode::Flyway => !all_outside,
+            TxMode::FlywayMixed => !any_outside,
+            TxMode::Implicit => stmts.len() > 1,
         };
     let mut s = Session {
         utc: None,
@@ -343,36 +399,16 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
         statement_timeout: false,
         fk_checks_off: false,
     };
-    let mut stmts = Vec::new();
     let mut created = HashMap::new();
-    let count = pre.len();
-    for p in pre {
-        let index = stmts.len() + 1;
-        let shift = |sp: Span| Span::new(sp.start + src.base, sp.end + src.base);
-        let mut st = Stmt {
-            index,
-            span: shift(p.piece.body),
-            kind: p.kind,
-            op: None,
-            parsed: p.parsed,
-            split_error: p.piece.error.map(|mut e| {
-                e.at += src.base;
-                e
-            }),
-            tx: s.tx,
-            lock_timeout: s.lock_timeout,
-            statement_timeout: s.statement_timeout,
-            fk_checks_off: s.fk_checks_off,
-            effects: Vec::new(),
-            locks: Vec::new(),
-            maybe_locks: Vec::new(),
-            secondary: Vec::new(),
-            rewrite: false,
-            scan: false,
-            refused: None,
-            plan: None,
-        };
-        if let Some(op) = p.op {
+    let count = stmts.len();
+    for st in &mut stmts {
+        let index = st.index;
+        // The session as it is when the statement starts.
+        st.tx = s.tx;
+        st.lock_timeout = s.lock_timeout;
+        st.statement_timeout = s.statement_timeout;
+        st.fk_checks_off = s.fk_checks_off;
+        if let Some(op) = st.op.take() {
             s.apply(&op, dialect);
             if let Op::CreateTable { name, .. } | Op::CreateView { name, .. } = &op {
                 created.insert(name.name.clone(), index);
@@ -383,11 +419,10 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
             let sess = effects::SessionFacts {
                 utc: s.utc.unwrap_or(ctx.server_utc),
             };
-            super::judge::judge(&mut st, &op, model.get(), &ctx, &sess);
+            super::judge::judge(st, &op, model.get(), &ctx, &sess);
             model.apply(&op, index == count);
             st.op = Some(op);
         }
-        stmts.push(st);
     }
     FileAnalysis {
         file,

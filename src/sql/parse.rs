@@ -1,7 +1,8 @@
-//! sqlparser, one statement at a time: it confirms a statement is valid SQL
-//! for the dialect and names its kind; when it rejects one, its error gives
-//! the exact place for PC009 (if the classifier does not understand the
-//! statement either).
+//! sqlparser, one statement at a time, and only for statements the
+//! classifier cannot read: when it rejects one, its error gives the exact
+//! place for PC009. A statement the classifier read is never parsed (its
+//! facts come from the tokens either way), which keeps sqlparser off the
+//! hot path of large files.
 use super::Dialect;
 use super::lexer::{Tok, Token};
 use sqlparser::dialect::{MySqlDialect, PostgreSqlDialect};
@@ -14,6 +15,9 @@ pub const MAX_PARSE_BYTES: usize = 1 << 20;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Parsed {
     Ok,
+    /// Not handed to sqlparser: the classifier read the statement, and
+    /// sqlparser's verdict decides nothing then (PC009 needs both to fail).
+    Classified,
     /// Too large to hand to sqlparser; only the classifier looked at it.
     Skipped,
     /// The message and the byte offset (within the statement) it points at.

@@ -5,7 +5,7 @@
 //! The pieces tile the input exactly: every byte belongs to exactly one
 //! piece, so nothing is lost or counted twice (see the property tests).
 use super::Dialect;
-use super::lexer::{Lexer, Tok};
+use super::lexer::{Lexer, Tok, Token};
 use crate::source::Span;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,114 +32,195 @@ impl Piece {
 }
 
 pub fn split(text: &str, dialect: Dialect) -> Vec<Piece> {
-    let mut out = Vec::new();
-    let mut lx = Lexer::new(text, dialect);
-    let mut piece_start = 0;
-    let mut body: Option<Span> = None;
-    let mut error = None;
-    let mut delimiter: Option<String> = None;
-    let mut st = Shape::default();
-    loop {
-        let at = lx.pos;
-        if at >= text.len() {
-            break;
+    let mut s = Splitter::new(text, dialect);
+    std::iter::from_fn(|| s.next_piece(None)).collect()
+}
+
+/// Where a statement's significant tokens go while it is split, and how
+/// many are kept (`analysis::TOKEN_LIMIT`).
+pub struct Tokens<'v> {
+    pub out: &'v mut Vec<Token>,
+    pub limit: usize,
+}
+
+/// The splitter, one piece at a time: the analysis reads each statement's
+/// tokens as the splitter lexes them (one lexing pass per file) and keeps
+/// only the statement being read, not the whole file's tokens.
+pub struct Splitter<'a> {
+    text: &'a str,
+    dialect: Dialect,
+    lx: Lexer<'a>,
+    piece_start: usize,
+    body: Option<Span>,
+    error: Option<SplitError>,
+    delimiter: Option<String>,
+    st: Shape<'a>,
+    /// The COPY data piece that follows the statement just returned.
+    queued: Option<Piece>,
+    ended: bool,
+}
+
+impl<'a> Splitter<'a> {
+    pub fn new(text: &'a str, dialect: Dialect) -> Self {
+        Splitter {
+            text,
+            dialect,
+            lx: Lexer::new(text, dialect),
+            piece_start: 0,
+            body: None,
+            error: None,
+            delimiter: None,
+            st: Shape::default(),
+            queued: None,
+            ended: false,
         }
-        // The MySQL client command `DELIMITER x` at the start of a statement.
-        if dialect.is_mysql()
-            && body.is_none()
-            && line_start(text, at)
-            && starts_with_ci(&text[at..], "delimiter ")
-        {
-            let end = line_end(text, at);
-            let d = text[at + 10..end].trim();
-            delimiter = (!d.is_empty() && d != ";").then(|| d.to_string());
-            lx.pos = end;
-            out.push(Piece {
-                span: Span::new(piece_start, end),
-                body: Span::empty(end),
-                error: None,
-            });
-            piece_start = end;
-            continue;
-        }
-        if let Some(d) = &delimiter
-            && text[at..].starts_with(d.as_str())
-        {
-            let end = at + d.len();
-            lx.pos = end;
-            finish(&mut out, &mut piece_start, end, &mut body, &mut error);
-            st = Shape::default();
-            continue;
-        }
-        let Some(mut t) = lx.next_token() else { break };
-        // The client looks for a custom delimiter anywhere outside quotes and
-        // comments, also glued to a word: `END$$` ends the body when the
-        // delimiter is `$$`, although `$` is an identifier character.
-        if let Some(d) = &delimiter
-            && matches!(t.kind, Tok::Word | Tok::Number | Tok::Punct | Tok::Param)
-            && let Some(k) = text[t.start..t.end].find(d.as_str()).filter(|k| *k > 0)
-        {
-            t.end = t.start + k;
-            lx.pos = t.end;
-        }
-        if t.unterminated && error.is_none() {
-            let what = match t.kind {
-                Tok::Str => "unterminated string",
-                Tok::QuotedIdent => "unterminated quoted identifier",
-                Tok::DollarStr => "unterminated dollar-quoted string",
-                _ => "unterminated comment",
-            };
-            error = Some(SplitError { at: t.start, what });
-            // A comment that swallows the rest of the file is a statement of
-            // its own: a trivia-only piece would vanish with what it hides.
-            body = Some(body.map_or(Span::new(t.start, t.end), |b| Span::new(b.start, t.end)));
-        }
-        if t.is_trivia() {
-            continue;
-        }
-        if t.kind == Tok::Semicolon && delimiter.is_none() && st.atomic_depth == 0 {
-            let copy = st.copy_stdin.then(|| copy_data_end(text, t.end));
-            if let Some(None) = copy
-                && error.is_none()
-            {
-                error = Some(SplitError {
-                    at: body.map_or(t.start, |b| b.start),
-                    what: "COPY FROM STDIN data without a closing `\\.` line",
-                });
+    }
+
+    /// A custom `DELIMITER` is in force: a token can then be cut short
+    /// where the delimiter starts inside it, so a statement's tokens can
+    /// differ from those of its text lexed alone.
+    pub fn custom_delimiter(&self) -> bool {
+        self.delimiter.is_some()
+    }
+
+    /// The next piece; with `toks`, its statement's significant tokens
+    /// (offsets in the whole text, at most `limit`) replace their contents.
+    pub fn next_piece(&mut self, mut toks: Option<Tokens>) -> Option<Piece> {
+        if let Some(p) = self.queued.take() {
+            if let Some(t) = toks.as_mut() {
+                t.out.clear();
             }
-            finish(&mut out, &mut piece_start, t.end, &mut body, &mut error);
-            st = Shape::default();
-            // The rows after `COPY … FROM stdin;` are data up to `\.`: a quote
-            // in them must not open a string that hides the next statements.
-            if let Some(data) = copy {
-                let end = data.unwrap_or(text.len());
-                out.push(Piece {
-                    span: Span::new(piece_start, end),
+            return Some(p);
+        }
+        if self.ended {
+            return None;
+        }
+        if let Some(t) = toks.as_mut() {
+            t.out.clear();
+        }
+        let text = self.text;
+        let dialect = self.dialect;
+        loop {
+            let at = self.lx.pos;
+            if at >= text.len() {
+                break;
+            }
+            // The MySQL client command `DELIMITER x` at the start of a statement.
+            if dialect.is_mysql()
+                && self.body.is_none()
+                && line_start(text, at)
+                && starts_with_ci(&text[at..], "delimiter ")
+            {
+                let end = line_end(text, at);
+                let d = text[at + 10..end].trim();
+                self.delimiter = (!d.is_empty() && d != ";").then(|| d.to_string());
+                self.lx.pos = end;
+                let p = Piece {
+                    span: Span::new(self.piece_start, end),
                     body: Span::empty(end),
                     error: None,
-                });
-                piece_start = end;
-                lx.pos = end;
+                };
+                self.piece_start = end;
+                return Some(p);
             }
-            continue;
+            if let Some(d) = &self.delimiter
+                && text[at..].starts_with(d.as_str())
+            {
+                let end = at + d.len();
+                self.lx.pos = end;
+                self.st = Shape::default();
+                return Some(self.finish(end));
+            }
+            let Some(mut t) = self.lx.next_token() else {
+                break;
+            };
+            // The client looks for a custom delimiter anywhere outside quotes and
+            // comments, also glued to a word: `END$$` ends the body when the
+            // delimiter is `$$`, although `$` is an identifier character.
+            if let Some(d) = &self.delimiter
+                && matches!(t.kind, Tok::Word | Tok::Number | Tok::Punct | Tok::Param)
+                && let Some(k) = text[t.start..t.end].find(d.as_str()).filter(|k| *k > 0)
+            {
+                t.end = t.start + k;
+                self.lx.pos = t.end;
+            }
+            if t.unterminated && self.error.is_none() {
+                let what = match t.kind {
+                    Tok::Str => "unterminated string",
+                    Tok::QuotedIdent => "unterminated quoted identifier",
+                    Tok::DollarStr => "unterminated dollar-quoted string",
+                    _ => "unterminated comment",
+                };
+                self.error = Some(SplitError { at: t.start, what });
+                // A comment that swallows the rest of the file is a statement of
+                // its own: a trivia-only piece would vanish with what it hides.
+                self.body = Some(
+                    self.body
+                        .map_or(Span::new(t.start, t.end), |b| Span::new(b.start, t.end)),
+                );
+            }
+            if t.is_trivia() {
+                continue;
+            }
+            if t.kind == Tok::Semicolon && self.delimiter.is_none() && self.st.atomic_depth == 0 {
+                let copy = self.st.copy_stdin.then(|| copy_data_end(text, t.end));
+                if let Some(None) = copy
+                    && self.error.is_none()
+                {
+                    self.error = Some(SplitError {
+                        at: self.body.map_or(t.start, |b| b.start),
+                        what: "COPY FROM STDIN data without a closing `\\.` line",
+                    });
+                }
+                let p = self.finish(t.end);
+                self.st = Shape::default();
+                // The rows after `COPY … FROM stdin;` are data up to `\.`: a quote
+                // in them must not open a string that hides the next statements.
+                if let Some(data) = copy {
+                    let end = data.unwrap_or(text.len());
+                    self.queued = Some(Piece {
+                        span: Span::new(self.piece_start, end),
+                        body: Span::empty(end),
+                        error: None,
+                    });
+                    self.piece_start = end;
+                    self.lx.pos = end;
+                }
+                return Some(p);
+            }
+            self.body = Some(match self.body {
+                Some(b) => Span::new(b.start, t.end),
+                None => Span::new(t.start, t.end),
+            });
+            if let Some(k) = toks.as_mut()
+                && k.out.len() < k.limit
+            {
+                k.out.push(t);
+            }
+            self.st.see(&t, text, dialect);
         }
-        body = Some(match body {
-            Some(b) => Span::new(b.start, t.end),
-            None => Span::new(t.start, t.end),
-        });
-        st.see(&t, text, dialect);
+        self.ended = true;
+        if self.st.atomic_depth > 0 && self.error.is_none() {
+            self.error = Some(SplitError {
+                at: self.st.atomic_at,
+                what: "unterminated BEGIN ATOMIC body (no matching END)",
+            });
+        }
+        if self.piece_start < text.len() || self.error.is_some() {
+            return Some(self.finish(text.len()));
+        }
+        None
     }
-    if st.atomic_depth > 0 && error.is_none() {
-        error = Some(SplitError {
-            at: st.atomic_at,
-            what: "unterminated BEGIN ATOMIC body (no matching END)",
-        });
+
+    fn finish(&mut self, end: usize) -> Piece {
+        let p = Piece {
+            span: Span::new(self.piece_start, end),
+            body: self.body.take().unwrap_or(Span::empty(end)),
+            error: self.error.take(),
+        };
+        self.piece_start = end;
+        p
     }
-    if piece_start < text.len() || error.is_some() {
-        let end = text.len();
-        finish(&mut out, &mut piece_start, end, &mut body, &mut error);
-    }
-    out
 }
 
 /// What the splitter tracks of the statement being read.
@@ -220,21 +301,6 @@ fn copy_data_end(text: &str, after: usize) -> Option<usize> {
         at = end;
     }
     None
-}
-
-fn finish(
-    out: &mut Vec<Piece>,
-    piece_start: &mut usize,
-    end: usize,
-    body: &mut Option<Span>,
-    error: &mut Option<SplitError>,
-) {
-    out.push(Piece {
-        span: Span::new(*piece_start, end),
-        body: body.take().unwrap_or(Span::empty(end)),
-        error: error.take(),
-    });
-    *piece_start = end;
 }
 
 fn line_start(text: &str, at: usize) -> bool {

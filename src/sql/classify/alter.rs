@@ -5,11 +5,15 @@ use crate::sql::lexer::Token;
 use crate::sql::ops::{Alter, ColumnDef, Name};
 
 pub fn actions(text: &str, toks: &[Token]) -> Vec<Alter> {
-    split_commas(text, toks)
+    let mut out: Vec<Alter> = split_commas(text, toks)
         .into_iter()
         .filter(|a| !a.is_empty())
         .map(|a| action(Cur::new(text, a)))
-        .collect()
+        .collect();
+    // The filter hides the length, so `collect` keeps room for four
+    // actions; the statement is kept until the rules have run.
+    out.shrink_to_fit();
+    out
 }
 
 fn action(mut c: Cur) -> Alter {

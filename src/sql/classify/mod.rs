@@ -227,38 +227,7 @@ pub fn classify(text: &str, toks: &[Token], dialect: Dialect) -> Option<Op> {
             };
             Op::Lock { tables, mode }
         }
-        "update" => {
-            c.eat(&["only"]);
-            let table = c.name()?;
-            Op::Dml {
-                table,
-                verb: "UPDATE",
-                bulk: !c.has_word("where"),
-                cte_writes: Vec::new(),
-            }
-        }
-        "delete" => {
-            c.eat(&["from"]);
-            c.eat(&["only"]);
-            let table = c.name()?;
-            Op::Dml {
-                table,
-                verb: "DELETE",
-                bulk: !c.has_word("where"),
-                cte_writes: Vec::new(),
-            }
-        }
-        "insert" | "replace" => {
-            c.eat(&["ignore"]);
-            c.eat(&["into"]);
-            let table = c.name()?;
-            Op::Dml {
-                table,
-                verb: "INSERT",
-                bulk: c.has_word("select"),
-                cte_writes: Vec::new(),
-            }
-        }
+        "update" | "delete" | "insert" | "replace" => objects::dml(c, &verb, Vec::new())?,
         "rename" if my => {
             c.eat(&["table"]);
             let from = c.name()?;

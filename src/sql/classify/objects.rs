@@ -215,38 +215,39 @@ pub fn with(mut c: Cur) -> Option<Op> {
     }
     let verb = c.word_at(0).unwrap_or_default();
     c.i += 1;
-    Some(match verb.as_str() {
+    match verb.as_str() {
+        "update" | "delete" | "insert" => dml(c, &verb, cte_writes),
+        _ => Some(Op::Other),
+    }
+}
+
+/// `UPDATE [ONLY] t …`, `DELETE [FROM] [ONLY] t …`, `INSERT|REPLACE
+/// [IGNORE] [INTO] t …` with the cursor just past the verb, at the top
+/// level or after a `WITH` (whose data-modifying CTEs' targets are
+/// `cte_writes`). An UPDATE or DELETE without WHERE, and an
+/// INSERT … SELECT, touch every row they can reach (`bulk`).
+pub fn dml(mut c: Cur, verb: &str, cte_writes: Vec<crate::sql::ops::Name>) -> Option<Op> {
+    let (verb, bulk_word, bulk_if) = match verb {
         "update" => {
             c.eat(&["only"]);
-            let table = c.name()?;
-            Op::Dml {
-                table,
-                verb: "UPDATE",
-                bulk: !c.has_word("where"),
-                cte_writes,
-            }
+            ("UPDATE", "where", false)
         }
         "delete" => {
             c.eat(&["from"]);
             c.eat(&["only"]);
-            let table = c.name()?;
-            Op::Dml {
-                table,
-                verb: "DELETE",
-                bulk: !c.has_word("where"),
-                cte_writes,
-            }
+            ("DELETE", "where", false)
         }
-        "insert" => {
+        _ => {
+            c.eat(&["ignore"]);
             c.eat(&["into"]);
-            let table = c.name()?;
-            Op::Dml {
-                table,
-                verb: "INSERT",
-                bulk: c.has_word("select"),
-                cte_writes,
-            }
+            ("INSERT", "select", true)
         }
-        _ => Op::Other,
+    };
+    let table = c.name()?;
+    Some(Op::Dml {
+        table,
+        verb,
+        bulk: c.has_word(bulk_word) == bulk_if,
+        cte_writes,
     })
 }
