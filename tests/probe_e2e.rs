@@ -1,11 +1,13 @@
 //! `platcheck probe examples/probe`, the built binary against the local
 //! servers: exactly the seeded differences, no credential in any output
 //! format, and the baseline and inline suppressions work as for `check`.
+//! The PostgreSQL and MariaDB databases, the NATS stream and the RabbitMQ
+//! queue are this run's own; a copy of the example names them.
 mod common;
 #[path = "support/probe_scratch.rs"]
 mod scratch;
 
-use scratch::{MyScratch, PgScratch};
+use scratch::{ManagedQueue, MyScratch, NatsScratch, PgScratch};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -15,7 +17,17 @@ const SECRET: &str = "TopSecret-e2e-9f3";
 struct Servers {
     pg: PgScratch,
     my: MyScratch,
+    nats: NatsScratch,
+    /// Deleted on drop, when the test is done with it.
+    _queue: ManagedQueue,
+    /// A copy of examples/probe naming this run's stream and queue.
+    work: tempfile::TempDir,
 }
+
+/// The names the example's broker contracts use; each run creates its own
+/// stream and queue and points a copy of the example at them.
+const EXAMPLE_STREAM: &str = "PLATCHECK_EXAMPLE_ORDERS";
+const EXAMPLE_QUEUE: &str = "platcheck-example-invoices";
 
 fn servers() -> Servers {
     let root = common::root().join("examples/probe/seed");
@@ -41,7 +53,33 @@ fn servers() -> Servers {
         .collect();
     let refs: Vec<&str> = statements.iter().map(String::as_str).collect();
     let my = MyScratch::new("platcheck_probe_e2e", &refs);
-    Servers { pg, my }
+    // As the contracts' header comments describe them.
+    let nats = NatsScratch::new("platcheck_probe_e2e", std::time::Duration::from_secs(120));
+    nats.careful_consumer("shipping-projector");
+    let queue = ManagedQueue::new(
+        "platcheck_probe_e2e",
+        serde_json::json!({"x-queue-type": "quorum", "x-delivery-limit": 4}),
+    );
+    let work = tempfile::tempdir().unwrap();
+    let example = work.path().join("examples/probe");
+    std::fs::create_dir_all(&example).unwrap();
+    common::copy_tree(&common::root().join("examples/probe"), &example, None);
+    for (file, from, to) in [
+        ("order-shipped.yaml", EXAMPLE_STREAM, &nats.name),
+        ("invoice-issued.yaml", EXAMPLE_QUEUE, &queue.name),
+    ] {
+        let path = example.join("contracts/events").join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file} names {from}");
+        std::fs::write(&path, text.replace(from, to)).unwrap();
+    }
+    Servers {
+        pg,
+        my,
+        nats,
+        _queue: queue,
+        work,
+    }
 }
 
 /// The binary, with the example's variables set (a password in the
@@ -54,6 +92,9 @@ fn platcheck(s: &Servers, cwd: &Path, args: &[&str]) -> Output {
         .env("ORDERS_DB_URL", pg_url)
         .env("LEDGER_DB_URL", s.my.url())
         .env("DEDUP_REDIS_URL", format!("{}/8", scratch::REDIS))
+        .env("ORDERS_NATS_URL", scratch::NATS)
+        .env("INVOICES_AMQP_URL", scratch::AMQP)
+        .env("INVOICES_RABBITMQ_MANAGEMENT_URL", scratch::MANAGEMENT)
         .env_remove("SEARCH_DB_URL")
         .env_remove("GITHUB_STEP_SUMMARY")
         .env("NO_COLOR", "1")
@@ -80,7 +121,10 @@ fn findings(out: &Output) -> Vec<(String, String)> {
 
 fn seeded() -> Vec<(String, String)> {
     let mut want: Vec<(String, String)> = [
+        ("invoice-issued", "PR031"),
         ("ledger-db", "PR002"),
+        ("order-shipped", "PR031"),
+        ("order-shipped", "PR033"),
         ("orders-db", "PR011"),
         ("orders-db", "PR012"),
         ("orders-db", "PR013"),
@@ -103,7 +147,7 @@ fn probe_reports_exactly_the_seeded_differences_and_never_a_credential() {
         return;
     }
     let s = servers();
-    let root = common::root();
+    let root = s.work.path().to_path_buf();
     let out = platcheck(&s, &root, &["probe", "examples/probe", "--format", "json"]);
     assert_eq!(
         out.status.code(),
@@ -112,6 +156,8 @@ fn probe_reports_exactly_the_seeded_differences_and_never_a_credential() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(findings(&out), seeded());
+    // Read-only on the broker too: no consumer was added to the stream.
+    assert_eq!(s.nats.consumer_count(), 3);
     for format in [
         "human", "json", "sarif", "github", "gitlab", "junit", "gcc", "markdown", "html",
     ] {
@@ -153,9 +199,7 @@ fn probe_findings_take_a_baseline_and_inline_suppressions() {
     }
     let s = servers();
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("probe");
-    std::fs::create_dir_all(&dir).unwrap();
-    common::copy_tree(&common::root().join("examples/probe"), &dir, None);
+    let dir = s.work.path().join("examples/probe");
     let db = dir.join("contracts/clusters/orders-db.yaml");
     let text = std::fs::read_to_string(&db).unwrap().replace(
         "    max: 800\n",

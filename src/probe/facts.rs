@@ -9,6 +9,7 @@ pub enum Facts {
     Redis(RedisFacts),
     Stream(StreamFacts),
     Queue(QueueFacts),
+    ManagedQueue(ManagedQueueFacts),
 }
 
 /// A RabbitMQ queue, as far as AMQP shows it to a client.
@@ -23,6 +24,24 @@ pub struct QueueFacts {
     pub publisher_confirms: bool,
     pub messages: u64,
     pub consumers: u64,
+}
+
+/// A RabbitMQ queue as its management API shows it: what AMQP cannot.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ManagedQueueFacts {
+    pub queue: String,
+    pub vhost: String,
+    pub exists: bool,
+    /// `quorum`, `classic` or `stream`.
+    pub kind: String,
+    pub durable: bool,
+    /// The copies of the queue's messages (a classic queue keeps one).
+    pub replicas: usize,
+    /// The effective `x-dead-letter-exchange` (argument, else policy).
+    pub dead_letter_exchange: Option<String>,
+    /// The effective `x-delivery-limit`: redeliveries after the first
+    /// delivery, so a message is delivered up to limit + 1 times (quorum only).
+    pub delivery_limit: Option<i64>,
 }
 
 /// A NATS JetStream stream and the durable consumers the contract names.

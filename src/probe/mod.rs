@@ -15,12 +15,14 @@ pub mod mysql;
 pub mod nats;
 pub mod postgres;
 pub mod rabbitmq;
+pub mod rabbitmq_admin;
 pub mod redact;
 pub mod redis;
 mod target;
 
 pub use facts::{
-    ConsumerFacts, DbFacts, Facts, QueueFacts, RedisFacts, Replica, StreamFacts, TableRows,
+    ConsumerFacts, DbFacts, Facts, ManagedQueueFacts, QueueFacts, RedisFacts, Replica, StreamFacts,
+    TableRows,
 };
 pub use target::{Role, Target, resolve};
 
@@ -82,6 +84,13 @@ impl Observations {
             _ => None,
         })
     }
+    /// The management-API probe of an EventBoundary's RabbitMQ queue, when it succeeded.
+    pub fn managed_queue(&self, contract: usize) -> Option<(&Probe, &ManagedQueueFacts)> {
+        self.probes.iter().find_map(|p| match &p.result {
+            Ok(Facts::ManagedQueue(f)) if p.contract == contract => Some((p, f)),
+            _ => None,
+        })
+    }
     /// The Redis dedup-tier probe of an EventBoundary, when it succeeded.
     pub fn redis(&self, contract: usize) -> Option<(&Probe, &RedisFacts)> {
         self.probes.iter().find_map(|p| match &p.result {
@@ -118,6 +127,7 @@ fn run_one(ws: &Workspace, t: Target, timeout: Duration) -> Probe {
                 tables: tables_of(contract),
                 stream: stream_of(contract),
                 queue: queue_of(contract),
+                vhost: vhost_of(contract),
                 consumers: groups_of(contract),
             };
             let (url, role) = (url.clone(), t.role);
@@ -157,6 +167,7 @@ struct Names {
     tables: Vec<String>,
     stream: String,
     queue: String,
+    vhost: String,
     consumers: Vec<String>,
 }
 
@@ -174,6 +185,9 @@ fn dispatch(role: Role, url: &str, names: &Names, timeout: Duration) -> Result<F
             nats::probe(url, &names.stream, &names.consumers, timeout).map(Facts::Stream)
         }
         (Role::Broker, "amqp") => rabbitmq::probe(url, &names.queue, timeout).map(Facts::Queue),
+        (Role::Management, "http" | "https") => {
+            rabbitmq_admin::probe(url, &names.vhost, &names.queue, timeout).map(Facts::ManagedQueue)
+        }
         // Said, not skipped: a Kafka boundary that asks to be probed is told it was not.
         (Role::Broker, "kafka") => Err(Failure::new(
             "Kafka topics are not probed yet (no admin-protocol probe)",
@@ -198,6 +212,14 @@ fn queue_of(c: &Contract) -> String {
         .or_else(|| c.get("/spec/broker/topic"))
         .and_then(Node::as_str)
         .unwrap_or_default()
+        .to_string()
+}
+
+/// The RabbitMQ vhost an EventBoundary names: `probe.vhost`, else `/`.
+fn vhost_of(c: &Contract) -> String {
+    c.get("/spec/probe/vhost")
+        .and_then(Node::as_str)
+        .unwrap_or("/")
         .to_string()
 }
 

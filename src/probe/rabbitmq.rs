@@ -3,8 +3,8 @@
 //! `queue.declare`, which only asks whether the queue exists and creates
 //! nothing. What AMQP does not show: a queue's type (quorum or classic),
 //! its `x-dead-letter-exchange` and `x-delivery-limit` arguments (a passive
-//! declare ignores arguments); those need the management API, which the
-//! probe does not use yet. Permissions: `configure` on the queue is NOT
+//! declare ignores arguments); the `<name>.management` target reads those
+//! from the management API (`rabbitmq_admin.rs`). Permissions: `configure` on the queue is NOT
 //! needed for a passive declare; the user needs access to the vhost.
 use super::Failure;
 use super::facts::QueueFacts;
@@ -12,14 +12,15 @@ use amqprs::callbacks::ChannelCallback;
 use amqprs::channel::{Channel, QueueDeclareArguments};
 use amqprs::connection::{Connection, OpenConnectionArguments};
 use amqprs::{Ack, BasicProperties, Cancel, CloseChannel, Nack, Return};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// Keeps the server's reason for closing the channel: a passive declare of
-/// a missing queue is answered by closing the channel with 404 NOT_FOUND,
-/// and the client reports only "channel closed".
-#[derive(Clone, Default)]
-struct CloseReason(Arc<Mutex<Option<(u16, String)>>>);
+/// Hands on the server's reason for closing the channel: a passive declare
+/// of a missing queue is answered by `channel.close` 404 NOT_FOUND, and the
+/// client reports only "channel closed". The client runs this callback (and
+/// answers `close-ok`) before it fails the pending declare, and drops it when
+/// the channel ends any other way, so the receiver gets the reason or knows
+/// there is none: no guessing how long the close frame takes.
+struct CloseReason(Option<tokio::sync::oneshot::Sender<(u16, String)>>);
 
 #[async_trait::async_trait]
 impl ChannelCallback for CloseReason {
@@ -28,8 +29,8 @@ impl ChannelCallback for CloseReason {
         _: &Channel,
         close: CloseChannel,
     ) -> Result<(), amqprs::error::Error> {
-        if let Ok(mut r) = self.0.lock() {
-            *r = Some((close.reply_code(), close.reply_text().clone()));
+        if let Some(tx) = self.0.take() {
+            let _ = tx.send((close.reply_code(), close.reply_text().clone()));
         }
         Ok(())
     }
@@ -80,9 +81,9 @@ pub fn probe(url: &str, queue: &str, timeout: Duration) -> Result<QueueFacts, Fa
                 .open_channel(None)
                 .await
                 .map_err(|e| Failure::new(e.to_string()))?;
-            let reason = CloseReason::default();
+            let (tx, reason) = tokio::sync::oneshot::channel();
             channel
-                .register_callback(reason.clone())
+                .register_callback(CloseReason(Some(tx)))
                 .await
                 .map_err(|e| Failure::new(e.to_string()))?;
             let declared = channel
@@ -91,17 +92,14 @@ pub fn probe(url: &str, queue: &str, timeout: Duration) -> Result<QueueFacts, Fa
             let (exists, messages, consumers) = match declared {
                 Ok(Some((_, m, c))) => (true, u64::from(m), u64::from(c)),
                 Ok(None) => (true, 0, 0),
-                Err(e) => {
-                    // The close frame may land just after the error.
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    match reason.0.lock().ok().and_then(|r| r.clone()) {
-                        Some((404, _)) => (false, 0, 0),
-                        Some((code, text)) => {
-                            return Err(Failure::new(format!("{text} ({code})")));
-                        }
-                        None => return Err(Failure::new(e.to_string())),
+                // Bounded by the probe's time limit around all of this.
+                Err(e) => match reason.await {
+                    Ok((404, _)) => (false, 0, 0),
+                    Ok((code, text)) => {
+                        return Err(Failure::new(format!("{text} ({code})")));
                     }
-                }
+                    Err(_) => return Err(Failure::new(e.to_string())),
+                },
             };
             let _ = conn.close().await;
             Ok(QueueFacts {

@@ -16,6 +16,8 @@ pub enum Role {
     Broker,
     /// An EventBoundary's Redis dedup tier (redis://).
     Dedup,
+    /// An EventBoundary's RabbitMQ management API (http://).
+    Management,
 }
 
 impl Role {
@@ -25,6 +27,7 @@ impl Role {
             Role::Database => "a Cluster probes postgres://, postgresql://, mysql:// or mariadb://",
             Role::Broker => "an EventBoundary's broker probes nats:// or amqp://",
             Role::Dedup => "a dedup tier probes redis:// or rediss://",
+            Role::Management => "a RabbitMQ management target probes http:// (not https://)",
         }
     }
 }
@@ -54,6 +57,7 @@ pub fn resolve(
         Kind::EventBoundary => &[
             (Role::Broker, "", "url_env"),
             (Role::Dedup, ".dedup", "dedup_url_env"),
+            (Role::Management, ".management", "management_url_env"),
         ],
     };
     let mut out = Vec::new();

@@ -24,7 +24,7 @@ mod variant_tests;
 use crate::catalog::RuleId;
 use crate::contracts::Contract;
 use crate::contracts::yaml::Node;
-use crate::probe::{ConsumerFacts, DbFacts, Probe, RedisFacts, StreamFacts};
+use crate::probe::{ConsumerFacts, DbFacts, ManagedQueueFacts, Probe, RedisFacts, StreamFacts};
 use crate::registry::{Check, Entry, RuleCtx};
 
 /// Is `id` one of this family's (the rules `platcheck probe` runs)?
@@ -101,6 +101,21 @@ fn streams<'a>(ctx: &RuleCtx<'a>) -> Vec<(&'a Contract, &'a Probe, &'a StreamFac
     };
     (0..ctx.ws.contracts.len())
         .filter_map(|i| obs.stream(i).map(|(p, f)| (&ctx.ws.contracts[i], p, f)))
+        .filter(|(_, _, f)| f.exists)
+        .collect()
+}
+
+/// Every EventBoundary whose RabbitMQ queue was read through the management
+/// API and exists.
+fn managed_queues<'a>(ctx: &RuleCtx<'a>) -> Vec<(&'a Contract, &'a Probe, &'a ManagedQueueFacts)> {
+    let Some(obs) = ctx.probe() else {
+        return Vec::new();
+    };
+    (0..ctx.ws.contracts.len())
+        .filter_map(|i| {
+            obs.managed_queue(i)
+                .map(|(p, f)| (&ctx.ws.contracts[i], p, f))
+        })
         .filter(|(_, _, f)| f.exists)
         .collect()
 }

@@ -20,9 +20,17 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     }
     let Some(obs) = ctx.probe() else { return };
     for (i, c) in ctx.ws.contracts.iter().enumerate() {
-        if let Some((p, f)) = obs.queue(i)
-            && !f.exists
-        {
+        // AMQP and the management API both say when a queue is missing: once.
+        let missing_queue = obs
+            .queue(i)
+            .filter(|(_, f)| !f.exists)
+            .map(|(p, f)| (p, f.queue.as_str()))
+            .or_else(|| {
+                obs.managed_queue(i)
+                    .filter(|(_, f)| !f.exists)
+                    .map(|(p, f)| (p, f.queue.as_str()))
+            });
+        if let Some((p, queue)) = missing_queue {
             let (pointer, field) = match c.get("/spec/probe/queue") {
                 Some(_) => ("/spec/probe/queue", "probe.queue"),
                 None => ("/spec/broker/topic", "broker.topic"),
@@ -30,7 +38,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             sink.push(
                 c.report(RuleId::PR002, pointer)
                     .variant("queue")
-                    .var("queue", &f.queue)
+                    .var("queue", queue)
                     .var("field", field)
                     .var("target", &p.shown),
             );

@@ -1,6 +1,9 @@
-//! Variants the local test servers cannot show (a lagging or broken
-//! replica, a Redis replica, GTIDs off), judged on constructed facts. Every
-//! other variant is probed for real in tests/probe_*.rs.
+//! Variants judged on constructed facts. A replica that is not streaming
+//! (catchup, startup) and MySQL without GTIDs cannot be held still on this
+//! machine's servers; the others here (replay lag, a Redis replica, async
+//! declared while commits wait) are also probed for real, on throwaway
+//! replicated pairs, in tests/probe_replication.rs. Every other variant is
+//! probed for real in tests/probe_*.rs.
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::probe::facts::Binlog;
