@@ -70,6 +70,25 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     v
 }
 
+/// The files a unified diff writes (its `+++ b/` lines).
+fn diff_paths(diff: &str) -> Vec<String> {
+    let mut v: Vec<String> = diff
+        .lines()
+        .filter_map(|l| l.strip_prefix("+++ b/"))
+        .map(str::to_string)
+        .collect();
+    v.sort();
+    v
+}
+
+/// The files that differ between two trees.
+fn changed_paths(a: &BTreeMap<String, Vec<u8>>, b: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
+    b.iter()
+        .filter(|(k, v)| a.get(*k) != Some(*v))
+        .map(|(k, _)| k.clone())
+        .collect()
+}
+
 /// Lays out `files`, fixes them with `flags`, and returns the `--diff`
 /// shown before the fix. Asserts the rule is gone, nothing new appeared,
 /// and the fix is idempotent.
@@ -98,6 +117,11 @@ fn fixed(files: &[(&str, &str)], rule: &str, flags: &[&str]) -> String {
     let (rc, out, err) = bin(dir, &args);
     assert!(rc == 0 || rc == 1, "fix: {out}{err}");
     assert_ne!(tree(dir), untouched, "fix wrote nothing");
+    assert_eq!(
+        diff_paths(&diff),
+        changed_paths(&untouched, &tree(dir)),
+        "--diff shows every file fix writes, over all its passes:\n{diff}"
+    );
     let after = findings(dir);
     assert!(
         !after.keys().any(|(r, _)| r == rule),
@@ -395,7 +419,7 @@ fn mg100_forced_copy_lifted_only_with_unsafe_fixes() {
         &[
             (
                 "platcheck.yaml",
-                "version: 1\ntoday: 2026-11-30\nrules:\n  CL010: \"off\"\n  CL050: \"off\"\n  CL060: \"off\"\n",
+                "version: 1\ntoday: 2026-11-30\nrules:\n  CL010: \"off\"\n  CL050: \"off\"\n  CL060: \"off\"\n  CL071: \"off\"\n",
             ),
             ("db.yaml", db),
             (
@@ -449,3 +473,9 @@ fn check_fix_is_fix_and_a_machine_format_stays_parseable() {
         "{fixed}"
     );
 }
+
+#[path = "editor/fix_tools.rs"]
+mod fix_tools;
+
+#[path = "editor/fix_blocks.rs"]
+mod fix_blocks;

@@ -64,6 +64,12 @@ fn mg001_concurrent_index_runs_outside_the_transaction() {
     );
     if !t.is_empty() {
         assert!(t.contains("V2__idx.sql:2 CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_c ON orders (customer_id): ran outside a transaction"), "{t}");
+        // Watched from another session while it built: the table lock it
+        // took is SHARE UPDATE EXCLUSIVE, which lets writes through.
+        assert!(
+            t.contains("held SHARE UPDATE EXCLUSIVE on orders while it ran"),
+            "{t}"
+        );
     }
 }
 
@@ -213,4 +219,148 @@ fn the_proof_fails_the_unfixed_statements() {
             p.text
         );
     }
+}
+
+#[test]
+fn the_watcher_of_a_statement_outside_a_transaction_sees_its_locks() {
+    let Some(url) = url() else { return };
+    // A build that holds SHARE for a second (each row sleeps a
+    // millisecond), named CONCURRENTLY in a comment so it is watched like
+    // a CONCURRENTLY statement: the watcher must catch the SHARE.
+    let slow = "CREATE FUNCTION slow_key(bigint) RETURNS bigint IMMUTABLE LANGUAGE sql AS $$ SELECT $1 FROM pg_sleep(0.001) $$";
+    let plan = Plan {
+        histories: vec![vec![
+            PlanFile {
+                name: "V1__base.sql".into(),
+                stmts: vec![stmt(&format!("{BASE};{slow}"), false)],
+                judged: false,
+            },
+            PlanFile {
+                name: "V2__watched.sql".into(),
+                stmts: vec![PlanStmt {
+                    outside_only: true,
+                    ..stmt(
+                        "CREATE INDEX idx_slow ON orders (slow_key(customer_id)) /* not CONCURRENTLY */",
+                        false,
+                    )
+                }],
+                judged: true,
+            },
+        ]],
+    };
+    let p = proof::run(&plan, &url).unwrap();
+    assert_eq!(p.failures, 1, "{}", p.text);
+    assert!(
+        p.text.contains("held SHARE on orders while it ran"),
+        "{}",
+        p.text
+    );
+    // The real CONCURRENTLY build: seen mid-flight, never SHARE or stronger.
+    let plan = Plan {
+        histories: vec![vec![
+            PlanFile {
+                name: "V1__base.sql".into(),
+                stmts: vec![stmt(BASE, false)],
+                judged: false,
+            },
+            PlanFile {
+                name: "V2__idx.sql".into(),
+                stmts: vec![PlanStmt {
+                    outside_only: true,
+                    ..stmt(
+                        "CREATE INDEX CONCURRENTLY idx_c ON orders (customer_id)",
+                        false,
+                    )
+                }],
+                judged: true,
+            },
+        ]],
+    };
+    let p = proof::run(&plan, &url).unwrap();
+    assert_eq!(p.failures, 0, "{}", p.text);
+    assert!(
+        p.text
+            .contains("held SHARE UPDATE EXCLUSIVE on orders while it ran")
+            && p.text.contains("seen mid-flight"),
+        "{}",
+        p.text
+    );
+}
+
+fn mysql_url() -> Option<String> {
+    match servers::mariadb() {
+        servers::Server::Url(u) => Some(u),
+        servers::Server::Skip(why) => {
+            println!("{why}");
+            None
+        }
+    }
+}
+
+const MY_CLUSTER: &str = "apiVersion: platcheck/v1\nkind: Cluster\nmetadata:\n  name: fixture-db\n  owner: team-fixture\nspec:\n  engine:\n    product: mariadb\n    version: \"10.11\"\n  migrations:\n    path: migrations\n    hot_tables: [payments]\n";
+const MY_BASE: &str = "CREATE TABLE payments (id bigint PRIMARY KEY AUTO_INCREMENT, created_at datetime, note varchar(40))";
+
+#[test]
+fn mg103_mariadb_accepts_the_guard_on_a_table_with_rows() {
+    let Some(url) = mysql_url() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("migrations")).unwrap();
+    std::fs::write(
+        dir.join("platcheck.yaml"),
+        "version: 1\ntoday: 2026-11-30\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("db.yaml"), MY_CLUSTER).unwrap();
+    std::fs::write(dir.join("migrations/V1__base.sql"), format!("{MY_BASE};\n")).unwrap();
+    std::fs::write(
+        dir.join("migrations/V2__index.sql"),
+        "SET SESSION lock_wait_timeout = 5;\nALTER TABLE payments ADD INDEX idx_payments_created (created_at);\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_platcheck"))
+        .args(["fix", "--verify", "--verify-mysql-url", &url, "."])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}{err}");
+    assert!(
+        text.contains("V2__index.sql:2 ALTER TABLE payments ADD INDEX idx_payments_created (created_at), A...: accepted with LOCK=NONE on a table with rows"),
+        "{text}"
+    );
+    assert!(!text.contains("no fixture rows"), "{text}");
+    assert!(
+        text.contains("the server accepted every ALGORITHM/LOCK clause"),
+        "{text}"
+    );
+}
+
+#[test]
+fn mariadb_refuses_a_lock_none_it_cannot_keep() {
+    let Some(url) = mysql_url() else { return };
+    // A type change copies the table: LOCK=NONE cannot hold, the server
+    // says so, and the proof fails.
+    let plan = Plan {
+        histories: vec![vec![
+            PlanFile {
+                name: "V1__base.sql".into(),
+                stmts: vec![stmt(MY_BASE, false)],
+                judged: false,
+            },
+            PlanFile {
+                name: "V2__bad.sql".into(),
+                stmts: vec![stmt(
+                    "ALTER TABLE payments MODIFY note int, ALGORITHM=INPLACE, LOCK=NONE",
+                    false,
+                )],
+                judged: true,
+            },
+        ]],
+    };
+    let p = proof::mariadb::run(&plan, &url).unwrap();
+    assert_eq!(p.failures, 1, "{}", p.text);
+    assert!(p.text.contains("FAIL V2__bad.sql:1"), "{}", p.text);
+    assert!(p.text.contains("the server refused it"), "{}", p.text);
 }

@@ -413,3 +413,55 @@ fn diagnostics_quick_fixes_hover_and_watched_contracts() {
     });
     assert_eq!(client.finish(), 0);
 }
+
+/// The related information of the diagnostic of `rule`: (line, character,
+/// message) of each location.
+fn related_of(diags: &[Value], rule: &str, file: &Path) -> Vec<(u64, u64, String)> {
+    let d = diags.iter().find(|d| d["code"] == json!(rule)).unwrap();
+    d["relatedInformation"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{rule} has no related information: {d}"))
+        .iter()
+        .map(|r| {
+            assert_eq!(r["location"]["uri"], json!(uri(file)), "{r}");
+            (
+                r["location"]["range"]["start"]["line"].as_u64().unwrap(),
+                r["location"]["range"]["start"]["character"]
+                    .as_u64()
+                    .unwrap(),
+                r["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_lines_a_message_names_are_related_information() {
+    let repo = repo();
+    let v3 = repo.path().join("migrations/V3__two.sql");
+    std::fs::write(
+        &v3,
+        "SET lock_timeout = '2s';\nSET statement_timeout = '15min';\nALTER TABLE orders ADD CONSTRAINT orders_cid_positive CHECK (customer_id > 0) NOT VALID;\n  ALTER TABLE orders VALIDATE CONSTRAINT orders_cid_positive;\nALTER TABLE orders ALTER COLUMN customer_id TYPE text;\nALTER TABLE orders ADD COLUMN note text;\n",
+    )
+    .unwrap();
+    let client = Client::start(repo.path(), Vec::new(), false);
+    let diags = client.diagnostics_of(&v3, |d| {
+        ["MG016", "MG032", "MG033"].iter().all(|r| has(d, r))
+    });
+    // MG016 (`on line {line}`): the NOT VALID add, 0-based line 2.
+    let named = "named by MG016 (validate-in-same-transaction)";
+    assert_eq!(
+        related_of(&diags, "MG016", &v3),
+        vec![(2, 0, format!("line 3, {named}"))]
+    );
+    // MG032 (`lines {lines}`): every later statement, indentation left out.
+    let mg032 = related_of(&diags, "MG032", &v3);
+    assert_eq!(
+        mg032.iter().map(|r| (r.0, r.1)).collect::<Vec<_>>(),
+        vec![(3, 2), (4, 0), (5, 0)],
+        "{mg032:?}"
+    );
+    // MG033 (`the first is on line {first}`).
+    assert_eq!(related_of(&diags, "MG033", &v3)[0].0, 3);
+    assert_eq!(client.finish(), 0);
+}

@@ -1,7 +1,8 @@
 //! `platcheck fix` and `check --fix` / `--diff`: run the check, fit the
 //! fixes of its findings together (`fix::apply`), write them (or print them
 //! as a unified diff), and check again until nothing fits any more, so a
-//! fix whose bytes another fix changed is judged on the new text.
+//! fix whose bytes another fix changed is judged on the new text (`--diff`
+//! does the same in a scratch copy, `scratch`).
 use super::{CheckArgs, CliError, Global, Output, overrides};
 use crate::catalog::FixSafety;
 use crate::engine;
@@ -13,6 +14,7 @@ use clap::Args;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod scratch;
 mod write;
 
 /// How `check` applies fixes (also the flags of `platcheck fix`).
@@ -27,12 +29,15 @@ pub struct FixFlags {
     /// Also apply fixes marked unsafe (they move a statement or write a placeholder: read them).
     #[arg(long)]
     pub unsafe_fixes: bool,
-    /// After fixing, replay the fixed PostgreSQL migrations on a real server with fixture rows and fail (exit 1) if a lock that blocks writes is held while rows are read.
+    /// After fixing, replay the fixed migrations on a real server with fixture rows and fail (exit 1) if a lock that blocks writes is held while rows are read (PostgreSQL) or the server refuses a fix's ALGORITHM/LOCK clause (MySQL/MariaDB).
     #[arg(long, conflicts_with = "diff")]
     pub verify: bool,
     /// The server for --verify (a database is created and dropped there); default: a throwaway server started from the installed PostgreSQL binaries.
     #[arg(long, value_name = "URL", requires = "verify")]
     pub verify_url: Option<String>,
+    /// The MySQL/MariaDB server for --verify of MySQL fixes (`mysql://user:pass@host:port/db`; a database is created and dropped there); default: a throwaway MariaDB from the installed binaries.
+    #[arg(long, value_name = "URL", requires = "verify")]
+    pub verify_mysql_url: Option<String>,
 }
 
 /// Rounds of check → fix before giving up on fixes that keep clashing.
@@ -44,8 +49,26 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
     if flags.diff {
         let outcome = engine::run(&args.paths, cwd, &ov)?;
         let plan = plan_for(&outcome, flags.unsafe_fixes);
-        let text = diffs(&plan.changes, cwd);
         let mut warnings = Vec::new();
+        let mut changes = plan.changes;
+        if !changes.is_empty() {
+            match scratch::changes(&args.paths, cwd, &ov, &outcome.root, flags.unsafe_fixes)
+                .map_err(CliError)?
+            {
+                Some((all, busy)) => {
+                    changes = all;
+                    if busy {
+                        warnings.push(format!(
+                            "fixes still found work after {PASSES} passes: run `platcheck fix --diff` again after fixing"
+                        ));
+                    }
+                }
+                None => warnings.push(
+                    "--diff shows the first pass of fixes only (the run names files outside its root or compares with git): fixes these enable show after `platcheck fix`".into(),
+                ),
+            }
+        }
+        let text = diffs(&changes, cwd);
         let held = held_back(&outcome, flags.unsafe_fixes);
         if held > 0 {
             warnings.push(format!(
@@ -54,7 +77,7 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
         }
         return Ok(Output::Gate(crate::mirror::gate_cmd::GateRun {
             text,
-            hits: plan.changes.len(),
+            hits: changes.len(),
             warnings,
             errors: Vec::new(),
         }));
@@ -122,13 +145,37 @@ fn prove(
         .filter(|p| p.extension().is_some_and(|x| x == "sql"))
         .cloned()
         .collect();
-    let plan = engine::inspect(&args.paths, cwd, ov, |ctx| {
-        crate::fix::proof::plan(ctx, &fixed)
+    let (plan, plan_my) = engine::inspect(&args.paths, cwd, ov, |ctx| {
+        (
+            crate::fix::proof::plan(ctx, &fixed),
+            crate::fix::proof::plan_mysql(ctx, &fixed),
+        )
     })?;
     let mut text = format!("platcheck fix: wrote {} file(s)\n", written.len());
+    let mut failures = 0;
+    if !plan_my.histories.is_empty() {
+        let proof = match &args.fixes.verify_mysql_url {
+            Some(url) => crate::fix::proof::mariadb::run(&plan_my, url),
+            None => {
+                let server = crate::sql::verify::ephemeral::Server::start(
+                    crate::sql::verify::ephemeral_bins::Kind::MariaDb,
+                    None,
+                )
+                .map_err(|e| CliError(format!("fix --verify: {e} (or pass --verify-mysql-url)")))?;
+                crate::fix::proof::mariadb::run(&plan_my, server.url())
+            }
+        }
+        .map_err(|e| CliError(format!("fix --verify: {e}")))?;
+        text.push_str(&proof.text);
+        failures += proof.failures;
+    }
     if plan.histories.is_empty() {
-        text.push_str("fix --verify: no PostgreSQL migration was fixed: nothing to prove\n");
-        return Ok(gate(text, 0, Vec::new()));
+        if plan_my.histories.is_empty() {
+            text.push_str(
+                "fix --verify: no PostgreSQL or MySQL migration was fixed: nothing to prove\n",
+            );
+        }
+        return Ok(gate(text, failures, Vec::new()));
     }
     let proof = match &args.fixes.verify_url {
         Some(url) => crate::fix::proof::run(&plan, url),
@@ -143,7 +190,7 @@ fn prove(
     }
     .map_err(|e| CliError(format!("fix --verify: {e}")))?;
     text.push_str(&proof.text);
-    Ok(gate(text, proof.failures, Vec::new()))
+    Ok(gate(text, failures + proof.failures, Vec::new()))
 }
 
 fn gate(text: String, hits: usize, errors: Vec<String>) -> crate::mirror::gate_cmd::GateRun {

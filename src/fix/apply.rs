@@ -83,9 +83,20 @@ fn is_migration(e: &Edit) -> bool {
 }
 
 fn new_in_dir(taken: &BTreeMap<PathBuf, Vec<Edit>>, e: &Edit) -> bool {
-    taken
-        .iter()
-        .any(|(p, es)| p != &e.path && p.parent() == e.path.parent() && es.iter().any(is_migration))
+    taken.iter().any(|(p, es)| {
+        p != &e.path && history_dir(p) == history_dir(&e.path) && es.iter().any(is_migration)
+    })
+}
+
+/// The directory whose versions a new migration file numbers on: its own,
+/// or for diesel's `<version>_<name>/up.sql` the one above.
+fn history_dir(p: &Path) -> Option<&Path> {
+    let dir = p.parent()?;
+    if p.file_name().is_some_and(|n| n == "up.sql") {
+        dir.parent()
+    } else {
+        Some(dir)
+    }
 }
 
 /// Two edits of one file can both apply: the same edit, two insertions at

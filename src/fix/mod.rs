@@ -5,9 +5,12 @@
 //! the bytes it must: comments, quoting, indentation and line endings of
 //! the rest of the file stay as the user wrote them.
 pub mod apply;
+mod block;
 mod contracts;
+mod diesel;
 mod mysql;
 mod next;
+mod place;
 pub mod proof;
 mod sql;
 mod sql_steps;
@@ -26,13 +29,14 @@ pub fn compute(ctx: &RuleCtx, r: &Report) -> Option<Fix> {
     }
     match r.rule {
         RuleId::PC003 | RuleId::PC004 | RuleId::PC008 => contracts::compute(ctx, r),
-        RuleId::CL010 | RuleId::CL050 | RuleId::CL060 => contracts::compute(ctx, r),
         RuleId::MG100 | RuleId::MG103 => with_stmt(ctx, r, mysql::compute),
         RuleId::MG001 | RuleId::MG002 | RuleId::MG030 | RuleId::MG031 => {
             with_stmt(ctx, r, sql::compute)
         }
         RuleId::MG013 | RuleId::MG015 | RuleId::MG017 => with_stmt(ctx, r, sql_steps::compute),
-        _ => None,
+        // A contract rule with `fix: unsafe` in its data file: the block
+        // its finding says is missing, from the rule's example.
+        _ => block::missing_block(ctx, r),
     }
 }
 
@@ -51,12 +55,20 @@ fn with_stmt(ctx: &RuleCtx, r: &Report, f: StmtFix) -> Option<Fix> {
     let analysis = ctx.sql();
     // A finding in a section or changeset of a file, or a down script, is
     // left to a person: its edits would have to respect the other parts.
-    let fa = analysis
+    // A Liquibase changelog is one script per changeset: the one holding
+    // the statement.
+    let (fa, st) = analysis
         .files
         .iter()
-        .find(|fa| fa.file == r.file && fa.window.is_none() && fa.note().is_none())?;
-    let st = fa.stmts.iter().find(|s| s.span.start == r.span.start)?;
+        .filter(|fa| fa.file == r.file && fa.window.is_none() && fa.note().is_none())
+        .find_map(|fa| Some((fa, fa.stmts.iter().find(|s| s.span.start == r.span.start)?)))?;
     let src = &ctx.ws.files[r.file];
+    // A popx file without a dialect in its name runs on every database the
+    // project supports (SQLite, MySQL, CockroachDB): a PostgreSQL rewrite
+    // there breaks the others, so a person writes a `.postgres.` file.
+    if fa.tool == Some(crate::sql::history::Tool::Popx) && !next::popx_has_dialect(&src.path) {
+        return None;
+    }
     let site = Site {
         ctx,
         fa,

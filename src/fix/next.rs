@@ -1,14 +1,17 @@
 //! Where a fix puts work that must not share the flagged migration: the
 //! tool's own transaction opt-out for the file (a goose, dbmate or
-//! sql-migrate directive, a Flyway sidecar `.conf`), and the migration that
-//! follows it (the next free version, with the tool's markers).
-use super::{Site, eol, line_start};
+//! sql-migrate directive, a Flyway sidecar `.conf`, diesel's
+//! `metadata.toml`, Liquibase's `runInTransaction:false`), and the
+//! migration that follows it (the next free version with the tool's
+//! markers, a popx `.autocommit` file, a diesel directory, a Liquibase
+//! changeset, or the lines after a script's own COMMIT).
+use super::{Site, diesel, eol, line_start, place};
 use crate::catalog::FixSafety;
 use crate::finding::Edit;
 use crate::sql::history::Tool;
 use crate::sql::ops::Op;
 use regex::Regex;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 static FLYWAY: LazyLock<Regex> =
@@ -33,6 +36,12 @@ pub fn opt_out(site: &Site) -> Option<Vec<Edit>> {
             r"(?im)^--[ \t]*\+migrate[ \t]+up\b[^\r\n]*",
             " notransaction",
         ),
+        Tool::Diesel => diesel::opt_out(site),
+        Tool::Liquibase => place::liquibase_opt_out(site),
+        // golang-migrate and popx opt out by file (one statement, an
+        // `.autocommit` name): the work moves to a migration of its own.
+        // Alembic, Django and Rails opt out in their Python or Ruby code,
+        // which platcheck does not read: no fix writes it.
         _ => None,
     }
 }
@@ -142,6 +151,22 @@ pub fn following_at(
     skip: usize,
 ) -> Option<Vec<Edit>> {
     let tool = site.fa.tool?;
+    let nl = eol(site.text);
+    let statements: String = stmts.iter().map(|s| format!("{s};{nl}")).collect();
+    // Where the tool runs one file in several transactions, the work goes
+    // in the same file: a changeset of its own, or after the COMMIT.
+    if tool == Tool::Liquibase {
+        let body = format!("{}{statements}", preamble(site));
+        let desc = if skip > 0 {
+            format!("{desc}-{}", skip + 1)
+        } else {
+            desc.to_string()
+        };
+        return Some(vec![place::liquibase_following(site, &body, no_tx, &desc)?]);
+    }
+    if let Some(at) = place::after_commit(site) {
+        return Some(vec![place::insert_after_commit(site, at, &statements)]);
+    }
     let dir = site.path.parent()?;
     let name = site.path.file_name()?.to_str()?;
     let siblings: Vec<String> = site
@@ -154,6 +179,9 @@ pub fn following_at(
         .collect();
     let taken =
         |prefix: &str| siblings.iter().any(|s| s.starts_with(prefix)) || dir.join(prefix).exists();
+    if tool == Tool::Diesel {
+        return diesel::following(site, &statements, no_tx, desc, skip);
+    }
     let new_name = match tool {
         Tool::Flyway => {
             let c = FLYWAY.captures(name)?;
@@ -167,39 +195,35 @@ pub fn following_at(
                 })
                 .nth(skip)?
         }
-        Tool::GolangMigrate | Tool::Goose | Tool::Dbmate | Tool::SqlMigrate => {
+        Tool::GolangMigrate | Tool::Goose | Tool::Dbmate | Tool::SqlMigrate | Tool::Popx => {
             let c = NUMBERED.captures(name)?;
             let n: u128 = c[1].parse().ok()?;
-            let next = format!("{:0width$}", n + 1 + skip as u128, width = c[1].len());
-            if taken(&format!("{next}_")) {
-                return None;
-            }
+            let width = c[1].len();
+            let next = next_free(skip, |k| {
+                let v = format!("{:0width$}", n + k);
+                let prefix = format!("{v}_");
+                let texts = sibling_texts(site, dir, |f| f.starts_with(&prefix));
+                (v.len() == width).then(|| (slot(&texts, name), v))
+            })?;
             match tool {
                 Tool::GolangMigrate => format!("{next}_{desc}.up.sql"),
+                Tool::Popx => popx_name(name, &next, desc, no_tx)?,
                 _ => format!("{next}_{desc}.sql"),
             }
         }
         _ => return None,
     };
-    let nl = eol(site.text);
     // golang-migrate sends the file as one query: a preamble would make it
     // a transaction, which work outside a transaction refuses.
-    let preamble = !(no_tx && tool == Tool::GolangMigrate);
-    if !preamble && stmts.len() > 1 {
+    let one_query = no_tx && tool == Tool::GolangMigrate;
+    if one_query && stmts.len() > 1 {
         return None;
     }
     let mut body = format!("-- Follows {name} (written by `platcheck fix`).{nl}");
-    if preamble {
-        for (setting, default) in [("lock_timeout", "'2s'"), ("statement_timeout", "'15min'")] {
-            body.push_str(&session_setting(site, setting, default));
-            body.push_str(nl);
-        }
+    if !one_query {
+        body.push_str(&preamble(site));
     }
-    for s in stmts {
-        body.push_str(s);
-        body.push(';');
-        body.push_str(nl);
-    }
+    body.push_str(&statements);
     let text = match tool {
         Tool::Goose if no_tx => format!("-- +goose NO TRANSACTION{nl}-- +goose Up{nl}{body}"),
         Tool::Goose => format!("-- +goose Up{nl}{body}"),
@@ -212,25 +236,146 @@ pub fn following_at(
         _ => body,
     };
     let path = dir.join(&new_name);
-    let mut edits = vec![Edit {
-        path: path.clone(),
+    let mut edits = vec![created(path.clone(), text)];
+    if no_tx && tool == Tool::Flyway {
+        let mut conf = path.into_os_string();
+        conf.push(".conf");
+        edits.push(created(
+            PathBuf::from(conf),
+            format!("executeInTransaction=false{nl}"),
+        ));
+    } else if tool == Tool::Popx {
+        // popx refuses an up migration without its down.
+        let down = new_name.replace(".up.sql", ".down.sql");
+        edits.push(created(
+            dir.join(down),
+            format!("-- Undoes nothing: written by `platcheck fix` with {new_name}.{nl}"),
+        ));
+    }
+    Some(edits)
+}
+
+/// What holds a version the follow-up could take.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slot {
+    Free,
+    /// A follow-up `platcheck fix` wrote for this same migration (an
+    /// earlier pass): the next one goes after it.
+    Ours,
+    /// Another migration: what follows must not jump over it.
+    Theirs,
+}
+
+/// Whose the migrations `texts` (one version's files) are.
+pub(crate) fn slot(texts: &[String], flagged: &str) -> Slot {
+    if texts.is_empty() {
+        Slot::Free
+    } else if texts.iter().all(|t| t.contains(MARK))
+        && texts
+            .iter()
+            .any(|t| t.contains(&format!("-- Follows {flagged} ")))
+    {
+        Slot::Ours
+    } else {
+        Slot::Theirs
+    }
+}
+
+const MARK: &str = "written by `platcheck fix`";
+
+/// The `skip`-th free version after the flagged one, walking `at(1)`,
+/// `at(2)`, … past follow-ups of ours; `None` at another migration.
+pub(crate) fn next_free(
+    skip: usize,
+    at: impl Fn(u128) -> Option<(Slot, String)>,
+) -> Option<String> {
+    let mut free = 0;
+    for k in 1..=32 {
+        let (slot, version) = at(k)?;
+        match slot {
+            Slot::Theirs => return None,
+            Slot::Ours => {}
+            Slot::Free if free == skip => return Some(version),
+            Slot::Free => free += 1,
+        }
+    }
+    None
+}
+
+/// The texts of the files in `dir` whose names `pick` takes: as the run
+/// read them, else from the disk.
+pub(crate) fn sibling_texts(site: &Site, dir: &Path, pick: impl Fn(&str) -> bool) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_str().is_some_and(&pick))
+        .map(|e| {
+            let path = e.path();
+            let read = site.ctx.ws.files.iter().find(|f| f.path == path);
+            match read {
+                Some(f) => f.text.to_string(),
+                None if path.is_dir() => {
+                    std::fs::read_to_string(path.join("up.sql")).unwrap_or_default()
+                }
+                None => std::fs::read_to_string(&path).unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
+const POPX_DIALECTS: &[&str] = &["postgres", "cockroach", "mysql", "sqlite3", "sqlite"];
+
+/// A popx file name with a dialect (`….postgres.up.sql`).
+pub(crate) fn popx_has_dialect(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.split('.').skip(1).any(|p| POPX_DIALECTS.contains(&p)))
+}
+
+/// popx: `<version>_<name>[.<dialect>][.autocommit].up.sql`, the dialect
+/// of the flagged file kept; `.autocommit` runs it outside a transaction.
+fn popx_name(name: &str, next: &str, desc: &str, no_tx: bool) -> Option<String> {
+    let stem = name.strip_suffix(".up.sql")?;
+    let dialect = stem
+        .rsplit('.')
+        .find(|p| {
+            matches!(
+                *p,
+                "postgres" | "cockroach" | "mysql" | "sqlite3" | "sqlite"
+            )
+        })
+        .filter(|_| stem.contains('.'));
+    let mut out = format!("{next}_{desc}");
+    if let Some(d) = dialect {
+        out.push('.');
+        out.push_str(d);
+    }
+    if no_tx {
+        out.push_str(".autocommit");
+    }
+    out.push_str(".up.sql");
+    Some(out)
+}
+
+pub(crate) fn created(path: PathBuf, text: String) -> Edit {
+    Edit {
+        path,
         start: 0,
         end: 0,
         text,
         create: true,
-    }];
-    if no_tx && tool == Tool::Flyway {
-        let mut conf = path.into_os_string();
-        conf.push(".conf");
-        edits.push(Edit {
-            path: PathBuf::from(conf),
-            start: 0,
-            end: 0,
-            text: format!("executeInTransaction=false{nl}"),
-            create: true,
-        });
     }
-    Some(edits)
+}
+
+/// The script's timeouts for a migration written after it.
+pub(crate) fn preamble(site: &Site) -> String {
+    let nl = eol(site.text);
+    [("lock_timeout", "'2s'"), ("statement_timeout", "'15min'")]
+        .iter()
+        .map(|(setting, default)| format!("{}{nl}", session_setting(site, setting, default)))
+        .collect()
 }
 
 /// The script's own `SET <setting>` statement, else one with `default`.

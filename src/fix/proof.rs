@@ -7,15 +7,18 @@
 //! no statement reads rows while a lock that blocks writes (SHARE or
 //! stronger) on an existing table is held, i.e. every blocking step is
 //! catalog-only, and the server accepts every statement where the tool
-//! runs it (a CONCURRENTLY build outside any transaction).
-use crate::registry::RuleCtx;
-use crate::sql::analysis::{FileAnalysis, Role};
-use crate::sql::history::flyway_runs_outside_transaction;
-use crate::sql::{Dialect, lexer};
+//! runs it (a CONCURRENTLY build outside any transaction), watched from
+//! another session (`concurrent`): never SHARE or stronger on the table.
+mod concurrent;
+mod fixture;
+pub mod mariadb;
+mod plan;
+
+pub use plan::{plan, plan_mysql};
+
 use postgres::{Client, NoTls};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 /// Rows put in every table the history created before the fixed files.
 pub const FIXTURE_ROWS: u32 = 1000;
@@ -43,75 +46,6 @@ pub struct PlanFile {
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
     pub histories: Vec<Vec<PlanFile>>,
-}
-
-/// The replay plan for the files `fixed` (written by the fix): each one's
-/// history (its dumps, then its steps in the tool's order) up to its last
-/// fixed file.
-pub fn plan(ctx: &RuleCtx, fixed: &BTreeSet<PathBuf>) -> Plan {
-    let analysis = ctx.sql();
-    let norm = |p: &Path| crate::source::normalize(p);
-    let fixed: BTreeSet<PathBuf> = fixed.iter().map(|p| norm(p)).collect();
-    let ups: BTreeMap<usize, &FileAnalysis> = analysis
-        .files
-        .iter()
-        .filter(|fa| matches!(fa.role, Role::Up) && fa.ctx.dialect == Dialect::Postgres)
-        .map(|fa| (fa.file, fa))
-        .collect();
-    let hist = crate::sql::history::plan(ctx.ws, ctx.settings);
-    let mut histories = Vec::new();
-    for groups in hist.groups.chunk_by(|a, b| a.history == b.history) {
-        let mut files: Vec<PlanFile> = Vec::new();
-        for u in groups.iter().flat_map(|g| &g.baseline) {
-            let src = &ctx.ws.files[u.file];
-            let (_, text) = u.window(&src.text);
-            files.push(PlanFile {
-                name: src.display.clone(),
-                stmts: vec![PlanStmt {
-                    line: 1,
-                    text: text.into_owned(),
-                    in_tx: false,
-                    outside_only: false,
-                }],
-                judged: false,
-            });
-        }
-        for step in groups.iter().flat_map(|g| &g.steps) {
-            let Some(fa) = ups.get(&step.up.file) else {
-                continue;
-            };
-            let judged = fixed.contains(&norm(&ctx.ws.files[fa.file].path));
-            files.push(plan_file(ctx, fa, judged));
-        }
-        if let Some(last) = files.iter().rposition(|f| f.judged) {
-            files.truncate(last + 1);
-            histories.push(files);
-        }
-    }
-    Plan { histories }
-}
-
-fn plan_file(ctx: &RuleCtx, fa: &FileAnalysis, judged: bool) -> PlanFile {
-    let src = &ctx.ws.files[fa.file];
-    let stmts = fa
-        .stmts
-        .iter()
-        .map(|st| {
-            let text = src.text[st.span.start..st.span.end].to_string();
-            let toks = lexer::tokens(&text, Dialect::Postgres, 64);
-            PlanStmt {
-                line: src.line_col(st.span.start).line,
-                outside_only: flyway_runs_outside_transaction(&text, &toks),
-                in_tx: st.tx.is_some(),
-                text,
-            }
-        })
-        .collect();
-    PlanFile {
-        name: src.display.clone(),
-        stmts,
-        judged,
-    }
 }
 
 /// What the replay found.
@@ -146,7 +80,7 @@ pub fn run(plan: &Plan, admin_url: &str) -> Result<Proof, String> {
             let mut c = cfg
                 .connect(NoTls)
                 .map_err(|e| format!("cannot connect to {db}: {e}"))?;
-            replay(&mut c, history, &mut proof)
+            replay(&cfg, &mut c, history, &mut proof)
         })();
         // The database is ours alone: drop it whatever happened.
         let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"));
@@ -165,14 +99,19 @@ pub fn run(plan: &Plan, admin_url: &str) -> Result<Proof, String> {
     Ok(proof)
 }
 
-fn replay(c: &mut Client, history: &[PlanFile], proof: &mut Proof) -> Result<(), String> {
+fn replay(
+    cfg: &postgres::Config,
+    c: &mut Client,
+    history: &[PlanFile],
+    proof: &mut Proof,
+) -> Result<(), String> {
     let first_judged = history
         .iter()
         .position(|f| f.judged)
         .unwrap_or(history.len());
     for (i, file) in history.iter().enumerate() {
         if i == first_judged {
-            let skipped = fixture_rows(c)?;
+            let skipped = fixture::fixture_rows(c)?;
             for t in skipped {
                 let _ = writeln!(
                     proof.text,
@@ -181,7 +120,7 @@ fn replay(c: &mut Client, history: &[PlanFile], proof: &mut Proof) -> Result<(),
             }
         }
         if file.judged {
-            judge(c, file, proof)?;
+            judge(cfg, c, file, proof)?;
         } else {
             setup(c, file)?;
         }
@@ -211,7 +150,12 @@ fn setup(c: &mut Client, file: &PlanFile) -> Result<(), String> {
     })
 }
 
-fn judge(c: &mut Client, file: &PlanFile, proof: &mut Proof) -> Result<(), String> {
+fn judge(
+    cfg: &postgres::Config,
+    c: &mut Client,
+    file: &PlanFile,
+    proof: &mut Proof,
+) -> Result<(), String> {
     let tool_tx = file.stmts.first().is_some_and(|s| s.in_tx);
     let mut open = false;
     let mut reads = rows_read(c)?;
@@ -235,7 +179,46 @@ fn judge(c: &mut Client, file: &PlanFile, proof: &mut Proof) -> Result<(), Strin
         if wrap {
             c.batch_execute("BEGIN").map_err(|e| message(&e))?;
         }
-        if let Err(e) = c.batch_execute(&s.text) {
+        // A CONCURRENTLY statement is watched from another session while
+        // it runs: SHARE or stronger on the table would block writes.
+        let watched = !open && s.outside_only && upper.contains("CONCURRENTLY");
+        let ran = if watched {
+            concurrent::observe(cfg, c, &s.text)?
+        } else {
+            c.batch_execute(&s.text)
+                .map(|()| concurrent::Seen::default())
+        };
+        if watched && let Ok(seen) = &ran {
+            let blocking = seen.blocking();
+            if seen.unseen() {
+                proof.failures += 1;
+                let _ = writeln!(
+                    proof.text,
+                    "FAIL {}:{} {head}: finished before the watcher saw it run: its locks are unproven",
+                    file.name, s.line
+                );
+            } else if blocking.is_empty() {
+                let _ = writeln!(
+                    proof.text,
+                    "ok   {}:{} {head}: ran outside a transaction, as the tool runs it; {}",
+                    file.name,
+                    s.line,
+                    seen.describe()
+                );
+            } else {
+                proof.failures += 1;
+                let _ = writeln!(
+                    proof.text,
+                    "FAIL {}:{} {head}: {}: writes wait for it",
+                    file.name,
+                    s.line,
+                    seen.describe()
+                );
+            }
+            reads = rows_read(c)?;
+            continue;
+        }
+        if let Err(e) = ran {
             proof.failures += 1;
             let _ = writeln!(
                 proof.text,
@@ -342,53 +325,6 @@ fn blocking_locks(c: &mut Client) -> Result<Vec<(String, String)>, String> {
         .collect())
 }
 
-/// Fills every table with rows made from its column types; returns the
-/// tables it could not fill.
-fn fixture_rows(c: &mut Client) -> Result<Vec<String>, String> {
-    let tables: Vec<String> = c
-        .query(
-            "SELECT c.oid::regclass::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
-             WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema') \
-             AND n.nspname NOT LIKE 'pg\\_%' ORDER BY c.oid",
-            &[],
-        )
-        .map_err(|e| message(&e))?
-        .iter()
-        .map(|r| r.get(0))
-        .collect();
-    let mut skipped = Vec::new();
-    for t in tables {
-        let cols = c
-            .query(
-                "SELECT quote_ident(attname), CASE \
-                   WHEN atttypid IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype, 'numeric'::regtype, 'float4'::regtype, 'float8'::regtype) THEN 'g' \
-                   WHEN atttypid IN ('text'::regtype, 'varchar'::regtype, 'bpchar'::regtype) THEN 'g::text' \
-                   WHEN atttypid = 'uuid'::regtype THEN 'md5(g::text)::uuid' \
-                   WHEN atttypid = 'bool'::regtype THEN 'false' \
-                   WHEN atttypid IN ('timestamptz'::regtype, 'timestamp'::regtype, 'date'::regtype) THEN 'now()' \
-                   WHEN atttypid IN ('jsonb'::regtype, 'json'::regtype) THEN '''{}''' \
-                   ELSE NULL END \
-                 FROM pg_attribute WHERE attrelid = $1::text::regclass AND attnum > 0 AND NOT attisdropped \
-                 AND attgenerated = '' AND attidentity = '' ORDER BY attnum",
-                &[&t],
-            )
-            .map_err(|e| message(&e))?;
-        let (names, values): (Vec<String>, Vec<String>) = cols
-            .iter()
-            .filter_map(|r| Some((r.get::<_, String>(0), r.get::<_, Option<String>>(1)?)))
-            .unzip();
-        let sql = format!(
-            "INSERT INTO {t} ({}) SELECT {} FROM generate_series(1, {FIXTURE_ROWS}) g; ANALYZE {t}",
-            names.join(", "),
-            values.join(", ")
-        );
-        if names.is_empty() || c.batch_execute(&sql).is_err() {
-            skipped.push(t);
-        }
-    }
-    Ok(skipped)
-}
-
-fn message(e: &postgres::Error) -> String {
+pub(crate) fn message(e: &postgres::Error) -> String {
     crate::sql::verify::pg::server_message(e)
 }

@@ -105,13 +105,17 @@ fn outside_tx(site: &Site, in_place: Edit, rewritten: String, title: &str) -> Op
         return Some(fix(title, FixSafety::Safe, vec![in_place]));
     }
     if alone && site.st.tx == Some(0) {
-        let mut edits = vec![in_place];
-        edits.extend(next::opt_out(site)?);
-        return Some(fix(
-            format!("{title}, outside the {} transaction", tool_name(site)),
-            FixSafety::Safe,
-            edits,
-        ));
+        // A tool that opts out by file (golang-migrate, popx) gets the
+        // statement in a migration of its own instead.
+        if let Some(opt_out) = next::opt_out(site) {
+            let mut edits = vec![in_place];
+            edits.extend(opt_out);
+            return Some(fix(
+                format!("{title}, outside the {} transaction", tool_name(site)),
+                FixSafety::Safe,
+                edits,
+            ));
+        }
     }
     let moved = next::move_to_following(site, &[rewritten], true)?;
     Some(fix(

@@ -147,17 +147,48 @@ fn unique(site: &Site, table: &str, table_text: &str, c: &Constraint) -> Option<
         .stmts
         .iter()
         .all(|s| s.index == site.st.index || super::sql::is_session(s));
-    if alone && site.st.tx == Some(0) && site.fa.tool != Some(Tool::GolangMigrate) {
+    let opt_out = (alone && site.st.tx == Some(0))
+        .then(|| next::opt_out(site))
+        .flatten();
+    if let Some(opt_out) = opt_out {
         let nl = eol(site.text);
         let mut edits = vec![site.edit(
             site.st.span.start,
             site.st.span.end,
             format!("{build};{nl}{attach}"),
         )];
-        edits.extend(next::opt_out(site)?);
+        edits.extend(opt_out);
         return Some(fix(
             "build the unique index concurrently, then attach it USING INDEX",
             FixSafety::Safe,
+            edits,
+        ));
+    }
+    // golang-migrate runs a file of two statements in one transaction: the
+    // build gets a migration of its own, the attach the one after it.
+    if site.fa.tool == Some(Tool::GolangMigrate) {
+        let desc = plain(&name);
+        let mut edits = following(site, &[build], true, &format!("index_{desc}"))?;
+        edits.extend(next::following_at(
+            site,
+            &[attach],
+            false,
+            &format!("attach_{desc}"),
+            1,
+        )?);
+        let later_work = site
+            .fa
+            .stmts
+            .iter()
+            .any(|s| s.index > site.st.index && !super::sql::is_session(s));
+        edits.push(next::removal(site));
+        return Some(fix(
+            "build the unique index concurrently in the next migration, attach it USING INDEX in the one after",
+            if later_work {
+                FixSafety::Unsafe
+            } else {
+                FixSafety::Safe
+            },
             edits,
         ));
     }

@@ -79,7 +79,7 @@ fn floor_boundary(text: &str, mut i: usize) -> usize {
     i
 }
 
-fn range(text: &str, start: usize, end: usize) -> lsp::Range {
+pub(crate) fn range(text: &str, start: usize, end: usize) -> lsp::Range {
     lsp::Range::new(position(text, start), position(text, end))
 }
 
@@ -154,9 +154,18 @@ pub fn diagnostics(outcome: &Outcome) -> BTreeMap<PathBuf, Vec<lsp::Diagnostic>>
                 .find(|s| s.path == p)
                 .map(|s| s.text.to_string())
         };
-        out.entry(path.to_path_buf())
-            .or_default()
-            .push(diagnostic_with(f, text, &texts));
+        let mut d = diagnostic_with(f, text, &texts);
+        if d.related_information.is_none() {
+            let resolve = |display: &str| {
+                let (p, t) = by_display.get(display)?;
+                Some((p.to_path_buf(), t.to_string()))
+            };
+            let named = super::related::derived(f, path, text, &resolve);
+            if !named.is_empty() {
+                d.related_information = Some(named);
+            }
+        }
+        out.entry(path.to_path_buf()).or_default().push(d);
     }
     out
 }

@@ -8,6 +8,7 @@
 //! description.
 mod convert;
 mod hover;
+mod related;
 
 use crate::engine;
 use crate::outcome::Outcome;

@@ -44,6 +44,11 @@ pub fn apply(path: &Path, change: &Change) -> Result<(), String> {
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
+    // A new migration may be a new directory (diesel's `<version>_<name>/`).
+    if change.before.is_none() && !dir.exists() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    }
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy())

@@ -1,0 +1,285 @@
+//! The transaction opt-out or follow-up migration of every tool whose
+//! syntax platcheck reads: golang-migrate and popx (a file of its own, popx's
+//! `.autocommit` name), diesel (`metadata.toml`, a next directory), sqitch
+//! (after the script's own COMMIT), Liquibase (`runInTransaction:false`, a
+//! changeset of its own). Alembic, Django and Rails opt out in Python or
+//! Ruby, which platcheck does not read: no fix is offered there.
+use super::{PG, bin, findings, fixed};
+use std::collections::BTreeMap;
+
+const BASE_TABLES: &str = "CREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint, public_id uuid);\nCREATE TABLE customers (id bigint PRIMARY KEY);\n";
+const TIMEOUTS: &str = "SET lock_timeout = '2s';\nSET statement_timeout = '15min';\n";
+/// Index, foreign key and unique constraint after other work: each moves.
+const BUSY: &str = "ALTER TABLE customers ADD COLUMN note text;\nCREATE INDEX idx_c ON orders (customer_id);\nALTER TABLE orders ADD FOREIGN KEY (customer_id) REFERENCES customers (id);\nALTER TABLE orders ADD CONSTRAINT orders_public_id_key UNIQUE (public_id);\n";
+
+/// As `fixed`, for golang-migrate, where a statement that must run
+/// outside a transaction gets a file with that one statement: a `SET` would
+/// make the file a transaction. No rule is flagged more often than before
+/// but `may_move`: the statement timeout the old file set (MG031, a
+/// notice) cannot follow it; the server's default or the DSN's applies.
+fn fixed_by_rule(files: &[(&str, &str)], rule: &str, may_move: &[&str]) -> String {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    for (path, text) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let count = |m: BTreeMap<(String, String), usize>| {
+        let mut by: BTreeMap<String, usize> = BTreeMap::new();
+        for ((r, _), n) in m {
+            *by.entry(r).or_default() += n;
+        }
+        by
+    };
+    let before = count(findings(dir));
+    assert!(before.contains_key(rule), "{rule} not flagged: {before:?}");
+    let (rc, diff, err) = bin(dir, &["fix", "--diff", "--unsafe-fixes", "."]);
+    assert_eq!(rc, 1, "{err}");
+    bin(dir, &["fix", "--unsafe-fixes", "."]);
+    let after = count(findings(dir));
+    assert!(!after.contains_key(rule), "{rule} still flagged: {after:?}");
+    for (r, n) in &after {
+        assert!(
+            may_move.contains(&r.as_str()) || before.get(r).is_some_and(|b| b >= n),
+            "{r} more often: {after:?}"
+        );
+    }
+    let (rc, again, _) = bin(dir, &["fix", "--diff", "--unsafe-fixes", "."]);
+    assert_eq!((rc, again.as_str()), (0, ""), "idempotent");
+    diff
+}
+
+#[test]
+fn golang_migrate_index_gets_a_file_of_its_own() {
+    let d = fixed_by_rule(
+        &[
+            ("platcheck.yaml", PG),
+            ("migrations/000001_base.up.sql", BASE_TABLES),
+            (
+                "migrations/000002_idx.up.sql",
+                &format!("{TIMEOUTS}CREATE INDEX idx_c ON orders (customer_id);\n"),
+            ),
+        ],
+        "MG001",
+        &["MG031"],
+    );
+    assert!(
+        d.contains("+++ b/migrations/000003_index_idx_c.up.sql\n@@ -0,0 +1,2 @@\n+-- Follows 000002_idx.up.sql (written by `platcheck fix`).\n+CREATE INDEX CONCURRENTLY"),
+        "one statement, no SET (that would make it a transaction): {d}"
+    );
+    insta::assert_snapshot!(d);
+}
+
+#[test]
+fn golang_migrate_unique_builds_and_attaches_in_two_files() {
+    let d = fixed_by_rule(
+        &[
+            ("platcheck.yaml", PG),
+            ("migrations/000001_base.up.sql", BASE_TABLES),
+            (
+                "migrations/000002_uq.up.sql",
+                &format!(
+                    "{TIMEOUTS}ALTER TABLE orders ADD CONSTRAINT orders_public_id_key UNIQUE (public_id);\n"
+                ),
+            ),
+        ],
+        "MG017",
+        &["MG031"],
+    );
+    insta::assert_snapshot!(d);
+}
+
+#[test]
+fn popx_index_moves_to_an_autocommit_file_with_its_down() {
+    let d = fixed(
+        &[
+            ("platcheck.yaml", PG),
+            (
+                "migrations/20260101000000000000_base.postgres.up.sql",
+                BASE_TABLES,
+            ),
+            ("migrations/20260101000000000000_base.postgres.down.sql", ""),
+            (
+                "migrations/20260102000000000000_idx.postgres.up.sql",
+                &format!("{TIMEOUTS}{BUSY}"),
+            ),
+            ("migrations/20260102000000000000_idx.postgres.down.sql", ""),
+        ],
+        "MG001",
+        &["--unsafe-fixes"],
+    );
+    assert!(
+        d.contains("20260102000000000001_index_idx_c.postgres.autocommit.up.sql"),
+        "{d}"
+    );
+    insta::assert_snapshot!(d);
+}
+
+#[test]
+fn diesel_index_alone_gets_metadata_toml() {
+    let d = fixed(
+        &[
+            ("platcheck.yaml", PG),
+            ("migrations/2026-01-01-000000_base/up.sql", BASE_TABLES),
+            (
+                "migrations/2026-01-02-000000_idx/up.sql",
+                &format!("{TIMEOUTS}CREATE INDEX idx_c ON orders (customer_id);\n"),
+            ),
+        ],
+        "MG001",
+        &[],
+    );
+    insta::assert_snapshot!(d);
+}
+
+#[test]
+fn diesel_busy_migration_gets_next_directories() {
+    let d = fixed(
+        &[
+            ("platcheck.yaml", PG),
+            ("migrations/2026-01-01-000000_base/up.sql", BASE_TABLES),
+            (
+                "migrations/2026-01-02-000000_idx/up.sql",
+                &format!("{TIMEOUTS}{BUSY}"),
+            ),
+        ],
+        "MG017",
+        &["--unsafe-fixes"],
+    );
+    for dir in [
+        "2026-01-02-000001_index_idx_c/metadata.toml",
+        "2026-01-02-000002_validate_orders_customer_id_fkey/up.sql",
+        "2026-01-02-000003_alter_orders/metadata.toml",
+    ] {
+        assert!(d.contains(dir), "{dir}: {d}");
+    }
+    insta::assert_snapshot!(d);
+}
+
+const SQITCH_PLAN: &str = "%syntax-version=1.0.0\n%project=shop\n\nbase 2026-01-01T00:00:00Z A <a@example.com> # base\nidx 2026-01-02T00:00:00Z A <a@example.com> # idx\n";
+
+#[test]
+fn sqitch_work_moves_after_the_scripts_commit() {
+    let d = fixed(
+        &[
+            ("platcheck.yaml", PG),
+            ("sqitch.plan", SQITCH_PLAN),
+            (
+                "deploy/base.sql",
+                &format!("BEGIN;\n{BASE_TABLES}COMMIT;\n"),
+            ),
+            (
+                "deploy/idx.sql",
+                &format!("-- Deploy shop:idx\nBEGIN;\n{TIMEOUTS}{BUSY}COMMIT;\n"),
+            ),
+        ],
+        "MG001",
+        &["--unsafe-fixes"],
+    );
+    insta::assert_snapshot!(d);
+}
+
+#[test]
+fn liquibase_changeset_alone_opts_out_on_its_line() {
+    let d = fixed(
+        &[
+            ("platcheck.yaml", PG),
+            (
+                "db/changelog.sql",
+                &format!(
+                    "--liquibase formatted sql\r\n\r\n--changeset alice:1\r\n{}\r\n--changeset alice:2 labels:perf\r\n{}CREATE INDEX idx_c ON orders (customer_id);\r\n",
+                    BASE_TABLES.replace('\n', "\r\n"),
+                    TIMEOUTS.replace('\n', "\r\n")
+                ),
+            ),
+        ],
+        "MG001",
+        &[],
+    );
+    assert!(
+        d.contains("+--changeset alice:2 labels:perf runInTransaction:false\r\n"),
+        "{d}"
+    );
+    insta::assert_snapshot!(d.replace('\r', "␍"));
+}
+
+#[test]
+fn liquibase_busy_changeset_gets_changesets_of_their_own() {
+    let d = fixed(
+        &[
+            ("platcheck.yaml", PG),
+            (
+                "db/changelog.sql",
+                &format!(
+                    "--liquibase formatted sql\n\n--changeset alice:1\n{BASE_TABLES}\n--changeset alice:2\n{TIMEOUTS}{BUSY}\n--changeset alice:3\n{TIMEOUTS}ALTER TABLE customers ADD COLUMN memo text;\n"
+                ),
+            ),
+        ],
+        "MG017",
+        &["--unsafe-fixes"],
+    );
+    assert!(
+        d.contains("+--changeset alice:2-index_idx_c runInTransaction:false\n"),
+        "{d}"
+    );
+    insta::assert_snapshot!(d);
+}
+
+#[test]
+fn alembic_sql_export_gets_no_fix_for_its_transaction() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("migrations")).unwrap();
+    std::fs::write(dir.join("platcheck.yaml"), format!("{PG}  tool: alembic\n")).unwrap();
+    std::fs::write(dir.join("migrations/0001_base.sql"), BASE_TABLES).unwrap();
+    std::fs::write(
+        dir.join("migrations/0002_idx.sql"),
+        format!("{TIMEOUTS}CREATE INDEX idx_c ON orders (customer_id);\n"),
+    )
+    .unwrap();
+    let before = findings(dir);
+    assert!(before.keys().any(|(r, _)| r == "MG001"), "{before:?}");
+    // The opt-out is `with op.get_context().autocommit_block():` in the
+    // Python migration: platcheck reads the SQL export only.
+    let (rc, diff, err) = bin(dir, &["fix", "--diff", "--unsafe-fixes", "."]);
+    assert!(!diff.contains("CONCURRENTLY"), "{diff}{err}");
+    assert_eq!(rc, i32::from(!diff.is_empty()), "{err}");
+}
+
+#[test]
+fn popx_file_for_every_dialect_is_left_to_a_person() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::create_dir_all(dir.join("migrations")).unwrap();
+    std::fs::write(dir.join("platcheck.yaml"), PG).unwrap();
+    for (name, text) in [
+        // The dialect names make the directory popx's (as in kratos).
+        ("20260101000000000000_base.postgres.up.sql", BASE_TABLES),
+        ("20260101000000000000_base.postgres.down.sql", ""),
+        (
+            "20260102000000000000_idx.up.sql",
+            "CREATE INDEX idx_c ON orders (customer_id);\n",
+        ),
+        ("20260102000000000000_idx.down.sql", ""),
+        (
+            "20260102000000000000_idx.mysql.up.sql",
+            "CREATE INDEX idx_c ON orders (customer_id);\n",
+        ),
+        ("20260102000000000000_idx.mysql.down.sql", ""),
+    ] {
+        std::fs::write(dir.join("migrations").join(name), text).unwrap();
+    }
+    let before = findings(dir);
+    assert!(
+        before.contains_key(&(
+            "MG001".into(),
+            "migrations/20260102000000000000_idx.up.sql".into()
+        )),
+        "{before:?}"
+    );
+    // Without a dialect the file also runs on SQLite and CockroachDB: no
+    // CONCURRENTLY, no SET lock_timeout written there.
+    let (rc, diff, err) = bin(dir, &["fix", "--diff", "--unsafe-fixes", "."]);
+    assert_eq!((rc, diff.as_str()), (0, ""), "{err}");
+}
