@@ -1,5 +1,6 @@
 //! Contracts: YAML documents with `apiVersion: platcheck/v1`, kept as
 //! positioned trees so every rule can point at the exact key or value.
+pub mod cache;
 pub mod load;
 pub mod schema;
 pub mod units;

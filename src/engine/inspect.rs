@@ -29,7 +29,7 @@ pub fn inspect<R>(
     let loaded: Vec<Loaded> = found
         .files
         .par_iter()
-        .map(|cand| isolated(cand, || load_candidate(cand, &settings)))
+        .map(|cand| isolated(cand, || load_candidate(cand, &settings, None)))
         .collect();
     let mut ws = Workspace::default();
     if let Some(cfg) = settings.config.take() {

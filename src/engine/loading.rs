@@ -1,6 +1,7 @@
 //! Reading and parsing one input file, isolated: a panic while loading a
 //! file becomes a PC000 finding for that file instead of ending the run.
 use crate::catalog::RuleId;
+use crate::contracts::cache::Cache;
 use crate::contracts::load;
 use crate::discover::Candidate;
 use crate::emit::{Report, Sink};
@@ -85,24 +86,38 @@ fn inject_panic(cand: &Candidate) {
 }
 
 /// Reads, decodes and parses one candidate.
-pub(super) fn load_candidate(cand: &Candidate, settings: &Settings) -> Loaded {
+pub(super) fn load_candidate(
+    cand: &Candidate,
+    settings: &Settings,
+    cache: Option<&Cache>,
+) -> Loaded {
     inject_panic(cand);
     let fail = |detail: String| Loaded::failed(cand, RuleId::PC001, detail);
     // Undecodable YAML is reported too, contract or not: a contract saved
     // as UTF-16 without a BOM must not pass as "not ours".
     match crate::read::read_text(&cand.path, settings.max_file_size, &settings.scope) {
-        Ok(text) => load_text(cand, &text),
+        Ok(text) => load_text(cand, &text, cache),
         Err(detail) => fail(detail),
     }
 }
 
-/// Parses one decoded file.
-pub(super) fn load_text(cand: &Candidate, text: &str) -> Loaded {
+/// Parses one decoded file (a YAML file's contracts from the cache when
+/// the same text loaded cleanly before).
+pub(super) fn load_text(cand: &Candidate, text: &str, cache: Option<&Cache>) -> Loaded {
     let src = SourceFile::new(&cand.display, &cand.path, text);
     match cand.class {
         FileClass::Yaml => {
             let mut local = Sink::default();
-            match load::load_file(0, &src, &mut local) {
+            let mut load = || {
+                let entry = load::load_file(0, &src, &mut local);
+                let clean = local.reports.is_empty() && local.notes.is_empty();
+                (entry, clean)
+            };
+            let entry = match cache {
+                Some(cache) => cache.get_or_load(text, load),
+                None => load().0,
+            };
+            match entry {
                 Some(contracts) => Loaded {
                     source: Some(src),
                     class: cand.class,

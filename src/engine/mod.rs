@@ -81,6 +81,14 @@ pub fn run_overlay(
     if scope.is_some() {
         found.unmatched_include.clear();
     }
+    // A run that names files inside the repository (a pre-commit hook) loads
+    // the whole repository for context: contracts that loaded cleanly before
+    // come from the repository's cache (contracts::cache, beside the config).
+    // A whole-repository run parses everything, as it always did.
+    let cache = scope
+        .as_ref()
+        .and(settings.config.as_ref())
+        .and_then(|c| crate::contracts::cache::Cache::open(&cwd.join(&settings.root), &c.text));
     // Files are read and parsed in parallel; merging in discovery order keeps
     // the output independent of scheduling.
     let loaded: Vec<Loaded> = found
@@ -91,11 +99,14 @@ pub fn run_overlay(
                 .then(|| overlay.get(&crate::source::normalize(&cwd.join(&cand.path))))
                 .flatten();
             match open {
-                Some(text) => isolated(cand, || load_text(cand, text)),
-                None => isolated(cand, || load_candidate(cand, &settings)),
+                Some(text) => isolated(cand, || load_text(cand, text, cache.as_ref())),
+                None => isolated(cand, || load_candidate(cand, &settings, cache.as_ref())),
             }
         })
         .collect();
+    if let Some(cache) = cache {
+        cache.save();
+    }
     let mut outcome = analyze(settings, cwd, &found, loaded)?;
     if let Some(scope) = scope {
         scope::restrict(&mut outcome, &scope, cwd);
@@ -119,7 +130,7 @@ pub fn run_sources(
                 class,
                 named: false,
             };
-            isolated(&cand, || load_text(&cand, &text))
+            isolated(&cand, || load_text(&cand, &text, None))
         })
         .collect();
     analyze(settings, cwd, &discover::Discovered::default(), loaded)

@@ -15,8 +15,28 @@ use regex::{Regex, RegexBuilder};
 use std::iter::Peekable;
 use std::str::Chars;
 
-/// Compiles a POSIX ERE, or says why it is not one we can match.
+/// Compiles a POSIX ERE, or says why it is not one we can match. Memoised
+/// for the process: every mirrored document of a repository lists the same
+/// forbidden tokens, and compiling them for each of hundreds of documents
+/// was most of a one-file run's mirror work (cloning a `Regex` shares it).
 pub fn compile(ere: &str) -> Result<Regex, String> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    type Memo = Mutex<HashMap<String, Result<Regex, String>>>;
+    static MEMO: OnceLock<Memo> = OnceLock::new();
+    let memo = MEMO.get_or_init(Default::default);
+    if let Some(hit) = memo.lock().unwrap_or_else(|e| e.into_inner()).get(ere) {
+        return hit.clone();
+    }
+    // Compiled outside the lock: the other rules' threads go on meanwhile.
+    let compiled = compile_uncached(ere);
+    memo.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(ere.to_string(), compiled.clone());
+    compiled
+}
+
+fn compile_uncached(ere: &str) -> Result<Regex, String> {
     let rust = translate(ere)?;
     RegexBuilder::new(&rust)
         .size_limit(1 << 22)

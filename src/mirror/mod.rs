@@ -139,3 +139,20 @@ pub fn gated<'a>(ws: &'a Workspace, root: &Path, g: &'a Gates) -> Vec<Gated<'a>>
     }
     out
 }
+
+/// `\b<word>\b` for a literal word (a stack or vendor name), compiled once
+/// per word for the process: a repository has a few of them for its
+/// hundreds of documents (`None`: it does not compile). Cloning a compiled
+/// `Regex` shares it.
+pub(crate) fn whole_word(word: &str) -> Option<regex::Regex> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static WORDS: OnceLock<Mutex<HashMap<String, Option<regex::Regex>>>> = OnceLock::new();
+    let mut map = WORDS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    map.entry(word.to_string())
+        .or_insert_with(|| regex::Regex::new(&format!(r"\b{}\b", regex::escape(word))).ok())
+        .clone()
+}

@@ -37,12 +37,14 @@ pub fn sections(doc: &Doc) -> Vec<Section> {
     let first_h2 = starts.iter().position(|h| h.level == 2);
     let mut out = Vec::new();
     let mut parent = String::new();
-    // Compiled once per document: once per line made a 1.4 MB pair take minutes.
+    // Compiled once per stack name for the process: once per line made a
+    // 1.4 MB pair take minutes, and a repository has a few stacks for its
+    // hundreds of documents.
     let stack = doc
         .stack
         .as_deref()
         .filter(|s| !s.is_empty())
-        .and_then(|s| Regex::new(&format!(r"\b{}\b", regex::escape(s))).ok());
+        .and_then(super::whole_word);
     for (i, h) in starts.iter().enumerate() {
         if first_h2.is_none_or(|f| i < f) {
             continue;

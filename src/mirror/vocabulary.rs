@@ -28,7 +28,7 @@ pub fn vendors(para: &Para) -> Vec<String> {
 /// Every mirrored-region line naming `vendor` as a whole word, outside the
 /// Sanitization boundary paragraph itself: `(line, byte start, byte end)`.
 pub fn mentions(doc: &Doc, para: &Para, vendor: &str) -> Vec<(usize, usize, usize)> {
-    let Ok(re) = regex::Regex::new(&format!(r"\b{}\b", regex::escape(vendor))) else {
+    let Some(re) = super::whole_word(vendor) else {
         return Vec::new();
     };
     doc.region()
