@@ -72,7 +72,8 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
         let held = held_back(&outcome, flags.unsafe_fixes);
         if held > 0 {
             warnings.push(format!(
-                "{held} more finding(s) have an unsafe fix: add --unsafe-fixes to include them"
+                "{} an unsafe fix: add --unsafe-fixes to include them",
+                crate::fix::counted(held, "more finding has", "more findings have")
             ));
         }
         return Ok(Output::Gate(crate::mirror::gate_cmd::GateRun {
@@ -102,8 +103,9 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
     }
     let outcome = engine::run(&args.paths, cwd, &ov)?;
     let mut head = format!(
-        "platcheck fix: applied {applied} fix(es) to {} file(s)\n",
-        written.len()
+        "platcheck fix: applied {} to {}\n",
+        crate::fix::counted(applied, "fix", "fixes"),
+        crate::fix::counted(written.len(), "file", "files")
     );
     for path in written.keys() {
         head.push_str(&format!("  fixed {}\n", display_path(path, cwd)));
@@ -111,7 +113,8 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
     let held = held_back(&outcome, flags.unsafe_fixes);
     if held > 0 {
         head.push_str(&format!(
-            "{held} finding(s) have an unsafe fix: rerun with --unsafe-fixes to apply them\n"
+            "{} an unsafe fix: rerun with --unsafe-fixes to apply them\n",
+            crate::fix::counted(held, "finding has", "findings have")
         ));
     }
     match super::check_outcome(g, args, cwd, outcome)? {
@@ -153,7 +156,10 @@ fn prove(
             crate::fix::proof::plan_mysql(ctx, &fixed),
         )
     })?;
-    let mut text = format!("platcheck fix: wrote {} file(s)\n", written.len());
+    let mut text = format!(
+        "platcheck fix: wrote {}\n",
+        crate::fix::counted(written.len(), "file", "files")
+    );
     let mut failures = 0;
     if !plan_my.histories.is_empty() {
         let proof = match &args.fixes.verify_mysql_url {

@@ -29,6 +29,9 @@ use std::sync::Mutex;
 const MAGIC: &[u8] = b"platcheck contracts cache 1\n";
 pub const DIR: &str = ".platcheck_cache";
 const FILE: &str = "contracts.bin";
+/// A cache file larger than this is not read (a miss): the run must stay
+/// bounded whatever sits in the directory.
+const MAX_BYTES: u64 = 512 << 20;
 
 type Hash = [u8; 32];
 
@@ -87,7 +90,8 @@ impl Cache {
         if is_link(&cache.dir) || is_link(&cache.dir.join(FILE)) {
             return None;
         }
-        if let Ok(data) = std::fs::read(cache.dir.join(FILE)) {
+        // Bounded, regular files only: a FIFO or a huge file there is a miss, not a hang.
+        if let Ok(data) = crate::read::read_input(&cache.dir.join(FILE), MAX_BYTES) {
             cache.data = data;
             cache.old = index(&cache.data, &cache.stamp).unwrap_or_default();
         }

@@ -88,12 +88,15 @@ pub fn run(plan: &Plan, admin_url: &str) -> Result<Proof, String> {
     }
     let _ = writeln!(
         proof.text,
-        "fix --verify: {} statement(s) of fixed migrations replayed with {FIXTURE_ROWS} fixture rows per table: {}",
-        proof.statements,
+        "fix --verify: {} of fixed migrations replayed with {FIXTURE_ROWS} fixture rows per table: {}",
+        crate::fix::counted(proof.statements, "statement", "statements"),
         if proof.failures == 0 {
             "no lock that blocks writes was held while rows were read".to_string()
         } else {
-            format!("{} statement(s) failed the proof", proof.failures)
+            format!(
+                "{} the proof",
+                crate::fix::counted(proof.failures, "statement failed", "statements failed")
+            )
         }
     );
     Ok(proof)

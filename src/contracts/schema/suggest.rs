@@ -11,7 +11,7 @@ pub fn select_rules(key: &str) -> Result<(u8, Vec<RuleId>), String> {
             .or_else(|| suggest(key, &names))
             .map(|s| format!("; did you mean `{s}`?"))
             .unwrap_or_else(|| {
-                "; `platcheck rules` lists them (ids, names, families like MG, prefixes like MG03*)"
+                "; `platcheck rules` lists them (ids, names, families like MG, prefixes like MG03)"
                     .into()
             });
         format!("unknown rule `{key}`{hint}")

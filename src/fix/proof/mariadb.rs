@@ -38,12 +38,15 @@ pub fn run(plan: &Plan, url: &str) -> Result<Proof, String> {
     }
     let _ = writeln!(
         proof.text,
-        "fix --verify: {} statement(s) of fixed MySQL/MariaDB migrations replayed with {FIXTURE_ROWS} fixture rows per table: {}",
-        proof.statements,
+        "fix --verify: {} of fixed MySQL/MariaDB migrations replayed with {FIXTURE_ROWS} fixture rows per table: {}",
+        crate::fix::counted(proof.statements, "statement", "statements"),
         if proof.failures == 0 {
             "the server accepted every ALGORITHM/LOCK clause (it refuses a LOCK=NONE it cannot keep)".to_string()
         } else {
-            format!("{} statement(s) failed the proof", proof.failures)
+            format!(
+                "{} the proof",
+                crate::fix::counted(proof.failures, "statement failed", "statements failed")
+            )
         }
     );
     Ok(proof)

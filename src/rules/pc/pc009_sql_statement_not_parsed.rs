@@ -73,7 +73,8 @@ fn problem(
         return None;
     }
     match &st.parsed {
-        Parsed::Ok => None,
+        // The classifier read it (and `op` is set): sqlparser was not asked.
+        Parsed::Ok | Parsed::Classified => None,
         Parsed::Skipped if load => Some((
             st.span.start,
             "too large for the parser and not a statement platcheck recognises".to_string(),
