@@ -91,7 +91,7 @@ impl Cache {
             return None;
         }
         // Bounded, regular files only: a FIFO or a huge file there is a miss, not a hang.
-        if let Ok(data) = crate::read::read_input(&cache.dir.join(FILE), MAX_BYTES) {
+        if let Some(data) = read_bounded(&cache.dir.join(FILE)) {
             cache.data = data;
             cache.old = index(&cache.data, &cache.stamp).unwrap_or_default();
         }
@@ -146,6 +146,30 @@ impl Cache {
         }
         let _ = write_atomically(&self.dir, &out);
     }
+}
+
+/// The cache file's bytes, if it is a regular file of at most `MAX_BYTES`
+/// (opened non-blocking, so a FIFO swapped in after the check cannot hang).
+fn read_bounded(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_BYTES {
+        return None;
+    }
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
+    }
+    let file = opts.open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut data = Vec::new();
+    file.take(MAX_BYTES + 1).read_to_end(&mut data).ok()?;
+    (data.len() as u64 <= MAX_BYTES).then_some(data)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

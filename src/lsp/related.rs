@@ -35,9 +35,9 @@ fn place_values(f: &Finding) -> Vec<String> {
 }
 
 /// `a {x} b` → `^a (?P<x>.+?) b$` (a variable named twice matches any text
-/// the second time).
+/// the second time; a plural form `{n?one|many}` matches either word).
 fn template_regex(t: &str) -> Option<Regex> {
-    let var = Regex::new(r"\{([a-z_]+)\}").ok()?;
+    let var = Regex::new(r"\{([a-z_]+)(?:\?([^}|]*)\|([^}]*))?\}").ok()?;
     let mut out = String::from("(?s)^");
     let mut seen: Vec<String> = Vec::new();
     let mut at = 0;
@@ -45,7 +45,10 @@ fn template_regex(t: &str) -> Option<Regex> {
         let m = c.get(0)?;
         out.push_str(&regex::escape(&t[at..m.start()]));
         let name = c[1].to_string();
-        if seen.contains(&name) {
+        if let (Some(one), Some(many)) = (c.get(2), c.get(3)) {
+            let (one, many) = (regex::escape(one.as_str()), regex::escape(many.as_str()));
+            out.push_str(&format!("(?:{one}|{many})"));
+        } else if seen.contains(&name) {
             out.push_str(".+?");
         } else {
             out.push_str(&format!("(?P<{name}>.+?)"));
@@ -127,6 +130,21 @@ mod tests {
             .unwrap();
         assert_eq!(&c["lines"], "4, 7");
         assert_eq!(&c["count"], "2");
+    }
+
+    #[test]
+    fn plural_forms_match_either_word() {
+        let re = template_regex(
+            "while {count} more {count?statement runs|statements run} ({count?line|lines} {lines})",
+        )
+        .unwrap();
+        let one = re.captures("while 1 more statement runs (line 4)").unwrap();
+        assert_eq!(&one["lines"], "4");
+        let many = re
+            .captures("while 3 more statements run (lines 4, 5, 6)")
+            .unwrap();
+        assert_eq!(&many["lines"], "4, 5, 6");
+        assert_eq!(&many["count"], "3");
     }
 
     #[test]
