@@ -241,3 +241,17 @@ fn a_sibling_sync_header_naming_no_file_is_mr005_under_same_file_name() {
     assert!(stdout(&o).contains("[MR005]"), "{}", stdout(&o));
     s.assert_outside_unchanged();
 }
+
+#[test]
+fn an_unmatched_include_after_a_dropped_huge_glob_points_at_its_own_line() {
+    let huge = format!("contracts/{}", "a".repeat(5000));
+    let s = Sandbox::new(&format!(
+        "version: 1\ntoday: 2026-11-30\ninclude:\n  - \"{huge}\"\n  - contracts/**\n  - migratons/**\n"
+    ));
+    s.write("contracts/typo.yaml", TYPO);
+    let o = s.run(&["check", "--format", "gcc"]);
+    let out = stdout(&o);
+    assert!(out.contains("platcheck.yaml:4:5: error: [PC008]"), "{out}");
+    assert!(out.contains("platcheck.yaml:6:5: error: [PC008] invalid platcheck.yaml: include pattern `migratons/**` matches no file in the repository"), "{out}");
+    s.assert_outside_unchanged();
+}

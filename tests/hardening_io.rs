@@ -263,3 +263,43 @@ fn runbook_paths_that_leave_the_repository_are_reported_not_looked_up() {
     assert_eq!(o.status.code(), Some(0));
     s.assert_outside_unchanged();
 }
+
+#[test]
+fn referenced_plans_that_leave_the_repository_are_reported_not_looked_up() {
+    let s = Sandbox::new(CONFIG);
+    s.link("docs/out-link.md", &s.outside.join("secret.env"));
+    s.write("docs/runbooks/retraction.md", "# Retraction\n");
+    let boundary = include_str!("fixtures/ev/EV140/bad.yaml")
+        .replace("docs/runbooks/repartition.md", "../outside/secret.env")
+        .replace("tools/replay", "docs/out-link.md");
+    s.write("contracts/b.yaml", &boundary);
+    let o = s.run(&["check", "--format", "json", "contracts"]);
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let ev140: Vec<&str> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "EV140")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(ev140.len(), 2, "{ev140:?}");
+    assert!(
+        ev140.iter().all(|m| m.contains("outside the repository")),
+        "{ev140:?}"
+    );
+    assert!(
+        ev140
+            .iter()
+            .any(|m| m.contains("points at ../outside/secret.env")),
+        "{ev140:?}"
+    );
+    assert!(
+        ev140
+            .iter()
+            .any(|m| m.contains("points at docs/out-link.md")),
+        "{ev140:?}"
+    );
+    // The in-repository document that exists raises nothing.
+    assert!(!ev140.iter().any(|m| m.contains("retraction")), "{ev140:?}");
+    s.assert_outside_unchanged();
+}

@@ -80,7 +80,15 @@ impl Settings {
                 self.problem(RuleId::PC008, n.span, &format!("/{key}/{i}"), detail);
             }
         }
-        self.include.retain(|g| g.len() <= MAX_GLOB_BYTES);
+        // `include_at` runs beside `include`: drop the same entries from both,
+        // or a later PC008 would point at the wrong line.
+        let (include, at): (Vec<_>, Vec<_>) = std::mem::take(&mut self.include)
+            .into_iter()
+            .zip(std::mem::take(&mut self.include_at))
+            .filter(|(g, _)| g.len() <= MAX_GLOB_BYTES)
+            .unzip();
+        self.include = include;
+        self.include_at = at;
         self.exclude.retain(|g| g.len() <= MAX_GLOB_BYTES);
     }
 

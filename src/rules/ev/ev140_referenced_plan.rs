@@ -51,14 +51,21 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             let Some(path) = text(c, &pointer).filter(|v| is_path(v)) else {
                 continue;
             };
-            if !ctx.settings.root.join(path.trim()).exists() {
-                sink.push(
-                    c.report(RuleId::EV140, &pointer)
-                        .var("field", field)
-                        .var("boundary", &c.name)
-                        .var("path", path),
-                );
-            }
+            // Looked up without leaving the repository (as CL071 does): a
+            // contract must not make platcheck touch what lies outside it.
+            let report = match crate::read::lookup_inside(&ctx.settings.root, path.trim()) {
+                crate::read::Lookup::Found => continue,
+                crate::read::Lookup::Missing => c.report(RuleId::EV140, &pointer),
+                crate::read::Lookup::Outside => {
+                    c.report(RuleId::EV140, &pointer).variant("outside")
+                }
+            };
+            sink.push(
+                report
+                    .var("field", field)
+                    .var("boundary", &c.name)
+                    .var("path", path),
+            );
         }
     }
 }
