@@ -7,6 +7,21 @@ use platcheck::RuleId;
 use platcheck::finding::Severity;
 
 fn run(config: &str, cluster: Option<&str>) -> Vec<(RuleId, Severity, String)> {
+    run_with(
+        config,
+        cluster,
+        "CREATE TABLE orders (id bigint PRIMARY KEY, status text);\n",
+        "CREATE INDEX idx_orders_status ON orders (status);\n",
+    )
+}
+
+/// The findings on the second migration, after `first` built the table.
+fn run_with(
+    config: &str,
+    cluster: Option<&str>,
+    first: &str,
+    second: &str,
+) -> Vec<(RuleId, Severity, String)> {
     let dir = tempfile::tempdir().unwrap();
     let w = |rel: &str, text: &str| {
         let p = dir.path().join(rel);
@@ -14,14 +29,8 @@ fn run(config: &str, cluster: Option<&str>) -> Vec<(RuleId, Severity, String)> {
         std::fs::write(p, text).unwrap();
     };
     w("platcheck.yaml", config);
-    w(
-        "migrations/shop/0001_create.sql",
-        "CREATE TABLE orders (id bigint PRIMARY KEY, status text);\n",
-    );
-    w(
-        "migrations/shop/0002_index.sql",
-        "CREATE INDEX idx_orders_status ON orders (status);\n",
-    );
+    w("migrations/shop/0001_create.sql", first);
+    w("migrations/shop/0002_index.sql", second);
     if let Some(spec) = cluster {
         let base = std::fs::read_to_string(
             common::root().join("examples/clean/contracts/clusters/orders-db.yaml"),
@@ -195,4 +204,25 @@ fn one_statement_one_piece_of_advice() {
     assert!(!found.iter().any(|(r, _)| *r == RuleId::MG025), "{found:?}");
     let found = rules_of(&format!("{CONFIG}rules:\n  MG030: off\n"), sql);
     assert!(found.contains(&(RuleId::MG025, 1)), "{found:?}");
+}
+
+#[test]
+fn the_indexes_a_statement_locks_are_sized_by_their_table() {
+    // DROP COLUMN takes ACCESS EXCLUSIVE on the table and on the indexes
+    // that go with the column; the indexes have no size of their own, so a
+    // table declared small keeps MG032 a warning and names no index.
+    let few = "    table_rows: { orders: 20k }\n";
+    let findings = run_with(
+        CONFIG,
+        Some(few),
+        "CREATE TABLE orders (id bigint PRIMARY KEY, status text);\nCREATE INDEX idx_orders_status ON orders (status);\n",
+        "BEGIN;\nALTER TABLE orders DROP COLUMN status;\nUPDATE orders SET id = id;\nCOMMIT;\n",
+    );
+    let (_, severity, message) = findings
+        .iter()
+        .find(|(r, _, _)| *r == RuleId::MG032)
+        .unwrap_or_else(|| panic!("no MG032 in {findings:?}"));
+    assert!(message.contains("idx_orders_status"), "{message}");
+    assert_eq!(*severity, Severity::Warning, "{message}");
+    assert!(!message.contains("not declared"), "{message}");
 }

@@ -35,11 +35,23 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 continue;
             }
             reported.insert(tx);
+            // An index's (or view's) size is its table's: judge the tables,
+            // or every relation when the statement locks no table at all.
+            let tables: Vec<&Name> = held
+                .iter()
+                .copied()
+                .filter(|n| !st.secondary.contains(&n.name))
+                .collect();
+            let sized = if tables.is_empty() {
+                held.clone()
+            } else {
+                tables
+            };
             let lines: Vec<String> = later.iter().take(5).map(usize::to_string).collect();
             let more = if later.len() > 5 { ", …" } else { "" };
             sink.push(
                 c::report(ctx, RuleId::MG032, fa, st)
-                    .by_size(fa, &held)
+                    .by_size(fa, &sized)
                     .var(
                         "tables",
                         held.iter()
