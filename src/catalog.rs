@@ -292,6 +292,12 @@ pub fn render_template(template: &str, vars: &[(&str, String)]) -> String {
     out
 }
 
+/// `1 cluster`, `2 clusters`: a count with its noun in the right number
+/// (the same choice a template's `{n?one|many}` makes).
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `name`, or `name?one|many`: the variable and, for the plural form, the
 /// two words.
 fn placeholder(body: &str) -> Option<(&str, Option<(&str, &str)>)> {

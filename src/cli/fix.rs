@@ -73,7 +73,7 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
         if held > 0 {
             warnings.push(format!(
                 "{} an unsafe fix: add --unsafe-fixes to include them",
-                crate::fix::counted(held, "more finding has", "more findings have")
+                crate::catalog::plural(held, "more finding has", "more findings have")
             ));
         }
         return Ok(Output::Gate(crate::mirror::gate_cmd::GateRun {
@@ -104,8 +104,8 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
     let outcome = engine::run(&args.paths, cwd, &ov)?;
     let mut head = format!(
         "platcheck fix: applied {} to {}\n",
-        crate::fix::counted(applied, "fix", "fixes"),
-        crate::fix::counted(written.len(), "file", "files")
+        crate::catalog::plural(applied, "fix", "fixes"),
+        crate::catalog::plural(written.len(), "file", "files")
     );
     for path in written.keys() {
         head.push_str(&format!("  fixed {}\n", display_path(path, cwd)));
@@ -114,7 +114,7 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
     if held > 0 {
         head.push_str(&format!(
             "{} an unsafe fix: rerun with --unsafe-fixes to apply them\n",
-            crate::fix::counted(held, "finding has", "findings have")
+            crate::catalog::plural(held, "finding has", "findings have")
         ));
     }
     match super::check_outcome(g, args, cwd, outcome)? {
@@ -158,7 +158,7 @@ fn prove(
     })?;
     let mut text = format!(
         "platcheck fix: wrote {}\n",
-        crate::fix::counted(written.len(), "file", "files")
+        crate::catalog::plural(written.len(), "file", "files")
     );
     let mut failures = 0;
     if !plan_my.histories.is_empty() {

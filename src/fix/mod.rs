@@ -142,8 +142,3 @@ pub(crate) fn fix(title: impl Into<String>, safety: FixSafety, edits: Vec<Edit>)
         edits,
     }
 }
-
-/// `1 fix`, `2 fixes`: the count with its noun in the right number.
-pub(crate) fn counted(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}

@@ -86,20 +86,32 @@ pub fn run(plan: &Plan, admin_url: &str) -> Result<Proof, String> {
         let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"));
         result?;
     }
-    let _ = writeln!(
-        proof.text,
-        "fix --verify: {} of fixed migrations replayed with {FIXTURE_ROWS} fixture rows per table: {}",
-        crate::fix::counted(proof.statements, "statement", "statements"),
-        if proof.failures == 0 {
-            "no lock that blocks writes was held while rows were read".to_string()
+    proof.summarise(
+        "fixed migrations",
+        "no lock that blocks writes was held while rows were read",
+    );
+    Ok(proof)
+}
+
+impl Proof {
+    /// The closing line of a proof: how much was replayed and the verdict
+    /// (`held` says what a clean proof showed).
+    pub(super) fn summarise(&mut self, what: &str, held: &str) {
+        use crate::catalog::plural;
+        let verdict = if self.failures == 0 {
+            held.to_string()
         } else {
             format!(
                 "{} the proof",
-                crate::fix::counted(proof.failures, "statement failed", "statements failed")
+                plural(self.failures, "statement failed", "statements failed")
             )
-        }
-    );
-    Ok(proof)
+        };
+        let _ = writeln!(
+            self.text,
+            "fix --verify: {} of {what} replayed with {FIXTURE_ROWS} fixture rows per table: {verdict}",
+            plural(self.statements, "statement", "statements"),
+        );
+    }
 }
 
 fn replay(

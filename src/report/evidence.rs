@@ -302,17 +302,12 @@ pub fn value_text(node: &Node) -> String {
             .collect::<Option<Vec<_>>>()
         {
             Some(parts) => format!("[{}]", parts.join(", ")),
-            None => plural(items.len(), "entry", "entries"),
+            None => crate::catalog::plural(items.len(), "entry", "entries"),
         },
-        Value::Map(entries) => plural(entries.len(), "key", "keys"),
+        Value::Map(entries) => crate::catalog::plural(entries.len(), "key", "keys"),
         _ => node.scalar_text().unwrap_or_default(),
     };
     shorten(&text)
-}
-
-/// `1 cluster`, `2 clusters`.
-pub fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn shorten(s: &str) -> String {

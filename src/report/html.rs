@@ -4,10 +4,10 @@
 //! they work from a file with no server. Everything from user files is
 //! escaped; owners become `o<n>` tokens so no user text reaches the CSS.
 use super::Options;
-use super::evidence::plural;
 use super::html_items;
 use super::markdown::{kind_label, kinds};
 use super::model::{Counts, Report, Status};
+use crate::catalog::plural;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

@@ -2,10 +2,10 @@
 //! missing or short or unchecked, its findings and waivers, its evidence.
 //! Classes and `data-*` attributes carry only our own tokens.
 use super::Options;
-use super::evidence::plural;
 use super::html::{badge, bar, esc};
 use super::markdown::kind_label;
 use super::model::{ContractReport, ItemResult, Report, Status, Waiver};
+use crate::catalog::plural;
 use crate::finding::Finding;
 use std::fmt::Write as _;
 

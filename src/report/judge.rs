@@ -5,9 +5,10 @@
 //! when the only findings are suppressed; met otherwise.
 use super::checklist::{Input, Item, Need};
 use super::conditions;
-use super::evidence::{self, Ctx, Evidence, Missing, plural};
+use super::evidence::{self, Ctx, Evidence, Missing};
 use super::model::{Invalid, ItemResult, RunFacts, Status, Unchecked, Waiver};
 use crate::catalog;
+use crate::catalog::plural;
 use crate::contracts::Contract;
 use crate::contracts::yaml::Node;
 use crate::finding::Finding;

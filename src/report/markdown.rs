@@ -1,9 +1,9 @@
 //! The report as GitHub-flavoured Markdown: the full document, or the
 //! compact form for a CI step summary. Everything from user files is escaped.
 use super::Options;
-use super::evidence::plural;
 use super::markdown_items;
 use super::model::{Counts, ItemResult, Report, Status};
+use crate::catalog::plural;
 use crate::contracts::Kind;
 use crate::finding::Finding;
 use std::fmt::Write as _;

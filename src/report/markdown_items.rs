@@ -2,9 +2,9 @@
 //! what is missing, short or unchecked, its findings and waivers (each
 //! waiver nested under the finding it covers) and its evidence.
 use super::Options;
-use super::evidence::plural;
 use super::markdown::{badge, code, kind_label, met_of, rest, text};
 use super::model::{ContractReport, ItemResult, Report, Status, Waiver};
+use crate::catalog::plural;
 use crate::finding::Finding;
 use std::fmt::Write as _;
 

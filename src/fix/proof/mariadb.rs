@@ -36,18 +36,9 @@ pub fn run(plan: &Plan, url: &str) -> Result<Proof, String> {
         let _ = admin.query_drop(format!("DROP DATABASE IF EXISTS `{db}`"));
         result?;
     }
-    let _ = writeln!(
-        proof.text,
-        "fix --verify: {} of fixed MySQL/MariaDB migrations replayed with {FIXTURE_ROWS} fixture rows per table: {}",
-        crate::fix::counted(proof.statements, "statement", "statements"),
-        if proof.failures == 0 {
-            "the server accepted every ALGORITHM/LOCK clause (it refuses a LOCK=NONE it cannot keep)".to_string()
-        } else {
-            format!(
-                "{} the proof",
-                crate::fix::counted(proof.failures, "statement failed", "statements failed")
-            )
-        }
+    proof.summarise(
+        "fixed MySQL/MariaDB migrations",
+        "the server accepted every ALGORITHM/LOCK clause (it refuses a LOCK=NONE it cannot keep)",
     );
     Ok(proof)
 }
