@@ -90,6 +90,11 @@ pub fn compare(p: &Prediction, o: &Observed) -> Vec<String> {
                     "{rel}: predicted at most {} (if rows reach it), observed {om}",
                     m.mode
                 )),
+                // A watched statement's index and view locks are seen by
+                // sampling only (blockers sit on tables): a short one can
+                // pass unseen, so "none" there proves nothing; any lock
+                // that is seen is still judged.
+                _ if o.watched && om == "none" && p.secondary.iter().any(|s| s == rel) => {}
                 _ if pm != om => out.push(format!("{rel}: predicted {pm}, observed {om}")),
                 _ => {}
             }
