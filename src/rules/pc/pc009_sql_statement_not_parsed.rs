@@ -15,9 +15,7 @@ use crate::sql::analysis::{FileAnalysis, Stmt, TOKEN_LIMIT};
 use crate::sql::lexer::{self, Tok};
 use crate::sql::parse::{MAX_PARSE_BYTES, Parsed};
 
-/// sqlparser's own recursion budget (`DEFAULT_REMAINING_DEPTH`): a
-/// statement nested deeper fails with "recursion limit exceeded".
-const PARSER_DEPTH: usize = 50;
+mod depth;
 
 const UNCLOSED_HELP: &str = "close it where it opens: platcheck read everything after it as part of it, so none of that was analysed";
 const LIMIT_HELP: &str = "split the statement, or check it by hand and suppress this finding with its reason: platcheck did not analyse the statement to its end, so its locks are unknown";
@@ -87,14 +85,25 @@ fn problem(
             );
             Some((st.span.start + MAX_PARSE_BYTES, detail, Some(LIMIT_HELP)))
         }
-        Parsed::Err { message, .. } if message.contains("recursion limit exceeded") => {
-            let at = too_deep(body, fa.ctx.dialect).unwrap_or(0);
+        Parsed::Err { message, at } => {
+            // Too deep by platcheck's own count, or by the parser's word for
+            // it: either way the parser stopped short, and it is an error
+            // where the nesting goes past what the parser reads.
+            // An error the parser locates before that point is another one.
+            let n = depth::nesting(body, fa.ctx.dialect);
+            let deep = n
+                .past_limit
+                .filter(|&p| *at == 0 || *at >= p)
+                .or_else(|| depth::is_recursion_error(message).then_some(n.deepest));
+            let Some(deep) = deep else {
+                return Some((st.span.start + at, message.clone(), None));
+            };
             let detail = format!(
-                "it nests deeper than the {PARSER_DEPTH} levels the parser reads; it was not analysed"
+                "it nests deeper than the {} levels the parser reads; it was not analysed",
+                depth::PARSER_DEPTH
             );
-            Some((st.span.start + at, detail, Some(LIMIT_HELP)))
+            Some((st.span.start + deep, detail, Some(LIMIT_HELP)))
         }
-        Parsed::Err { message, at } => Some((st.span.start + at, message.clone(), None)),
     }
 }
 
@@ -203,28 +212,6 @@ fn literal_rows(body: &str, dialect: Dialect) -> bool {
         ["on", "conflict", cols @ .., "do", "nothing"] => cols.len() >= 2 && cols_ok(cols),
         _ => false,
     }
-}
-
-/// The `(` that opens the parser's last allowed level of nesting: where a
-/// statement too deep for it becomes unreadable.
-fn too_deep(body: &str, dialect: Dialect) -> Option<usize> {
-    let mut depth = 0usize;
-    for t in lexer::tokens(body, dialect, TOKEN_LIMIT) {
-        if t.kind != Tok::Punct {
-            continue;
-        }
-        match &body[t.start..t.end] {
-            "(" => {
-                depth += 1;
-                if depth == PARSER_DEPTH {
-                    return Some(t.start);
-                }
-            }
-            ")" => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    None
 }
 
 fn floor_boundary(text: &str, mut i: usize) -> usize {
