@@ -124,11 +124,18 @@ pub fn scaffold(dir: &Path, opts: &Options) -> Result<String, String> {
             existing.join(", ")
         ));
     }
+    // Every refusal before the first write: a refused init leaves nothing
+    // half-written behind.
+    refuse_unusable_dir(dir)?;
+    for (path, _) in &p.files {
+        if let Some(parent) = dir.join(path).parent() {
+            refuse_linked_dirs(dir, parent)?;
+        }
+    }
     let mut out = String::new();
     for (path, text) in &p.files {
         let target = dir.join(path);
         if let Some(parent) = target.parent() {
-            refuse_linked_dirs(dir, parent)?;
             std::fs::create_dir_all(parent)
                 .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         }
@@ -183,6 +190,34 @@ fn refuse_linked_dirs(base: &Path, parent: &Path) -> Result<(), String> {
                 base.display()
             ));
         }
+    }
+    Ok(())
+}
+
+/// The target directory, or the nearest of its ancestors that exists, must
+/// be a directory: through a dangling symlink `create_dir_all` fails with a
+/// bare "File exists", which names neither the link nor where it points.
+fn refuse_unusable_dir(dir: &Path) -> Result<(), String> {
+    for at in dir.ancestors() {
+        let Ok(meta) = std::fs::symlink_metadata(at) else {
+            continue;
+        };
+        let points =
+            || std::fs::read_link(at).map_or_else(|_| "?".into(), |t| t.display().to_string());
+        return match std::fs::metadata(at) {
+            Ok(m) if m.is_dir() => Ok(()),
+            Err(_) if meta.file_type().is_symlink() => Err(format!(
+                "cannot create {}: {} is a symlink to {}, which does not exist (create the directory it points to, or remove the link)",
+                dir.display(),
+                at.display(),
+                points()
+            )),
+            _ => Err(format!(
+                "cannot create {}: {} exists and is not a directory",
+                dir.display(),
+                at.display()
+            )),
+        };
     }
     Ok(())
 }
