@@ -115,6 +115,27 @@ pub fn resolve(file: usize, name: &str, doc: &Doc, gate: &Gate) -> Resolved {
         r.fatal = true;
     }
     r.section = found;
+    r.problems = r.problems.into_iter().map(shorten).collect();
+    r
+}
+
+/// Longest token, command or detail a message quotes whole.
+const MAX_QUOTED: usize = 120;
+
+/// A hostile token (100 KB of parentheses) is quoted by its head, an
+/// ellipsis and its size: the report points at it, and every reader of the
+/// report (each output format of `check`, `platcheck gate`'s stderr) would
+/// otherwise repeat all of it (the detail too, which quotes it).
+fn shorten(mut r: Report) -> Report {
+    for (_, v) in &mut r.vars {
+        if v.len() > MAX_QUOTED {
+            let mut cut = MAX_QUOTED;
+            while !v.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            *v = format!("{}… [{} bytes]", &v[..cut], v.len());
+        }
+    }
     r
 }
 
@@ -175,4 +196,19 @@ fn check_command_target(
 
 fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or("").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_quotes_are_cut_with_their_size() {
+        let r = Report::new(RuleId::MR003, 0, Span::empty(0))
+            .var("token", "é".repeat(50_000))
+            .var("detail", "short");
+        let r = shorten(r);
+        assert_eq!(r.vars[0].1, format!("{}… [100000 bytes]", "é".repeat(60)));
+        assert_eq!(r.vars[1].1, "short");
+    }
 }
