@@ -152,4 +152,7 @@ pub struct Suppression {
     /// Why it is not in force, if it is not (PC010 variant and detail).
     pub defect: Option<(&'static str, String)>,
     pub used: bool,
+    /// `--no-inline-suppressions` turned it off: `used` then says whether
+    /// it would have hidden a finding (which is reported instead).
+    pub off: bool,
 }

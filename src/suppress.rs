@@ -129,6 +129,7 @@ pub fn scan(file: usize, src: &SourceFile, class: FileClass, today: Date) -> Vec
             until: None,
             defect: None,
             used: false,
+            off: false,
         };
         if let Some(t) = until_text {
             match units::parse_date(t) {
@@ -193,6 +194,43 @@ pub fn matches(sups: &mut [Suppression], file: usize, line: usize, rule: RuleId)
         }
     }
     None
+}
+
+/// Under `--no-inline-suppressions`: marks every suppression off, and
+/// `used` where it would have hidden one of `hidden` (file, line, rule)
+/// findings; the run's note saying what the flag disabled, if anything.
+pub fn turn_off(
+    sups: &mut [Suppression],
+    hidden: impl IntoIterator<Item = (usize, usize, RuleId)>,
+    files: &[SourceFile],
+) -> Option<String> {
+    let mut findings = 0usize;
+    for (file, line, rule) in hidden {
+        findings += usize::from(matches(sups, file, line, rule).is_some());
+    }
+    for s in sups.iter_mut() {
+        s.off = true;
+    }
+    let off: Vec<&Suppression> = sups.iter().filter(|s| s.used).collect();
+    if off.is_empty() {
+        return None;
+    }
+    const SHOWN: usize = 5;
+    let mut at: Vec<String> = off
+        .iter()
+        .take(SHOWN)
+        .map(|s| format!("{}:{}", files[s.file].display, s.line))
+        .collect();
+    if off.len() > SHOWN {
+        at.push(format!("{} more", off.len() - SHOWN));
+    }
+    Some(format!(
+        "--no-inline-suppressions: {} not applied ({}); the {} they would hide {} reported (`platcheck suppressions --no-inline-suppressions` lists them)",
+        crate::catalog::plural(off.len(), "inline suppression", "inline suppressions"),
+        at.join(", "),
+        crate::catalog::plural(findings, "finding", "findings"),
+        if findings == 1 { "is" } else { "are" },
+    ))
 }
 
 /// PC010 reports for defective and unused suppressions.
@@ -295,7 +333,8 @@ pub struct Row {
     pub rules: Vec<String>,
     pub reason: String,
     pub until: Option<String>,
-    /// matched | unused | expired | no-reason | unknown-rule | no-rule | bad-until
+    /// matched | not-applied (it would match, but `--no-inline-suppressions`
+    /// is on) | unused | expired | no-reason | unknown-rule | no-rule | bad-until
     pub status: &'static str,
 }
 
@@ -309,6 +348,7 @@ pub fn listing(sups: &[Suppression], files: &[SourceFile]) -> Vec<Row> {
             reason: s.reason.clone(),
             until: s.until.map(|d| d.to_string()),
             status: match (&s.defect, s.used) {
+                (None, true) if s.off => "not-applied",
                 (Some(("expired", _)), _) => "expired",
                 (Some(("no_reason", _)), _) => "no-reason",
                 (Some(("unknown", _)), _) => "unknown-rule",

@@ -16,6 +16,7 @@ pub(super) fn finish(
     ws: &Workspace,
     settings: &Settings,
     reports: Vec<Report>,
+    notes: &mut Vec<String>,
 ) -> (Vec<Finding>, Vec<Waived>, Vec<suppress::Suppression>) {
     let mut sups = Vec::new();
     for (i, src) in ws.files.iter().enumerate() {
@@ -23,7 +24,19 @@ pub(super) fn finish(
         sups.extend(suppress::scan(i, src, class, settings.today));
     }
     if settings.no_inline_suppressions {
-        // Audits see everything; the suppressions stay listed, unmatched.
+        // Audits see everything; the suppressions stay listed, marked off,
+        // and a note says which of them the flag kept from hiding a finding.
+        let hidden = reports
+            .iter()
+            .filter(|r| r.rule != RuleId::PC000)
+            .filter(|r| {
+                settings
+                    .severity_at(r.rule, &ws.files[r.file].path)
+                    .0
+                    .is_some()
+            })
+            .map(|r| (r.file, ws.files[r.file].line_col(r.span.start).line, r.rule));
+        notes.extend(suppress::turn_off(&mut sups, hidden, &ws.files));
         let mut findings: Vec<Finding> = reports
             .into_iter()
             .filter_map(|r| {
