@@ -5,6 +5,8 @@
 # FUZZ_SANITIZER=none skips AddressSanitizer (cargo-fuzz's default): the
 # code is safe Rust, and without ASan a loaded machine runs several times
 # the inputs (panics, hangs, stack overflows and OOMs are still caught).
+# FUZZ_DEV=1 uses the dev profile (`cargo fuzz build --dev`): it compiles in
+# a fraction of the release build's time on a loaded machine, and runs slower.
 set -euo pipefail
 cd "$(dirname "$0")"
 target="${1:?usage: fuzz/run.sh <target> [seconds]}"
@@ -12,7 +14,7 @@ seconds="${2:-600}"
 corpus="corpus/$target"
 mkdir -p "$corpus"
 case "$target" in
-  contract) find ../examples ../tests/fixtures ../src/init -name '*.yaml' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
+  contract|report) find ../examples ../tests/fixtures ../src/init -name '*.yaml' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
   config) find ../examples ../tests/fixtures ../src/init -name 'platcheck.yaml' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
   sql) find ../examples ../tests/fixtures -name '*.sql' -exec sh -c 'for f; do cp "$f" "'"$corpus"'/$(echo "$f" | tr / _)"; done' _ {} + ;;
   # A config, a NUL, a baseline: every config paired with every baseline of the repo.
@@ -26,4 +28,4 @@ case "$target" in
   # Built from the fuzzer's bytes (files, findings, messages): no seeds.
   printers) ;;
 esac
-RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer "${FUZZ_SANITIZER:-address}" "$target" "$corpus" -- -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048
+RUSTC_BOOTSTRAP=1 cargo fuzz run ${FUZZ_DEV:+--dev} --sanitizer "${FUZZ_SANITIZER:-address}" "$target" "$corpus" -- -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048

@@ -56,6 +56,36 @@ fn contract_inputs() {
     }
 }
 
+/// The `report` fuzz target's path: the contract inputs through the
+/// engine and then the launch-checklist report in every format.
+#[test]
+fn report_inputs() {
+    use platcheck::report::{self, Format, Options};
+    for (name, bytes) in inputs("contract") {
+        let text = String::from_utf8_lossy(&bytes).to_string();
+        let files = vec![("contracts/fuzz.yaml".to_string(), FileClass::Yaml, text)];
+        let outcome = engine::run_sources(files, Settings::defaults(".".into()), Path::new("."))
+            .expect("no usage error");
+        for compact in [false, true] {
+            let opts = Options {
+                compact,
+                ..Options::default()
+            };
+            assert!(
+                !report::render(Format::Markdown, &outcome, &opts).is_empty(),
+                "{name}"
+            );
+            assert!(
+                !report::render(Format::Html, &outcome, &opts).is_empty(),
+                "{name}"
+            );
+            let json = report::render(Format::Json, &outcome, &opts);
+            serde_json::from_str::<serde_json::Value>(&json)
+                .unwrap_or_else(|e| panic!("{name}: json report: {e}"));
+        }
+    }
+}
+
 #[test]
 fn sql_inputs() {
     for (name, bytes) in inputs("sql") {
