@@ -178,9 +178,15 @@ impl SourceFile {
         if self.text[start..offset].ends_with('\r') && self.text[offset..].starts_with('\n') {
             end -= 1;
         }
+        // A short line is counted directly; the marks serve long ones.
+        let column = if end - start <= MARK_STEP {
+            count_chars(&self.text.as_bytes()[start..end])
+        } else {
+            self.chars_before(end) - self.chars_before(start)
+        };
         LineCol {
             line: idx + 1,
-            column: self.chars_before(end) - self.chars_before(start) + 1,
+            column: column + 1,
         }
     }
 

@@ -4,7 +4,9 @@
 //! (rewrite), find the table of a `DROP INDEX`, or see that a validated
 //! `CHECK (col IS NOT NULL)` makes `SET NOT NULL` cheap.
 use super::ops::{Alter, ColumnDef, Constraint, ConstraintKind, Name, Op};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+mod index;
 
 #[derive(Debug, Clone)]
 pub struct ConInfo {
@@ -36,7 +38,11 @@ pub struct Model {
     /// The other relations and objects the lock model follows.
     pub objects: Box<super::schema_objects::Objects>,
     /// Indexes a constraint made (PRIMARY KEY, UNIQUE, EXCLUDE), by name.
-    pub constraint_indexes: Box<std::collections::HashSet<String>>,
+    pub constraint_indexes: Box<HashSet<String>>,
+    /// Table → its indexes (`indexes` inverted; `index.rs` keeps both).
+    by_table: HashMap<String, BTreeSet<String>>,
+    /// Table → the tables that may hold a foreign key to it (a superset).
+    fk_from: HashMap<String, HashSet<String>>,
 }
 
 fn key(n: &Name) -> String {
@@ -95,9 +101,7 @@ impl Model {
             _ => return,
         };
         if name.len() <= 63 {
-            self.indexes.insert(name.clone(), key(t));
-            self.index_schema.insert(name.clone(), t.schema.clone());
-            self.index_columns.insert(name.clone(), cols.to_vec());
+            self.set_index(name.clone(), t, cols.to_vec());
             self.constraint_indexes.insert(name);
         }
     }
@@ -122,19 +126,24 @@ impl Model {
         ) {
             self.constraint_index(t, c.name.as_deref(), c.kind, &c.columns);
         }
+        if let Some(r) = &c.references {
+            self.note_fk(&t.name, &r.name);
+        }
         let tb = self.tables.entry(key(t)).or_default();
-        let tb_name = c.name.clone().unwrap_or_else(|| {
-            format!(
+        // PostgreSQL's default names: `t_pkey` (a table has one primary
+        // key, so no columns in the name), else `t_<cols>_<kind>`.
+        let tb_name = c.name.clone().unwrap_or_else(|| match c.kind {
+            ConstraintKind::PrimaryKey => format!("{}_pkey", t.name),
+            kind => format!(
                 "{}_{}_{}",
                 t.name,
                 c.columns.join("_"),
-                match c.kind {
+                match kind {
                     ConstraintKind::ForeignKey => "fkey",
-                    ConstraintKind::PrimaryKey => "pkey",
                     ConstraintKind::Check => "check",
                     _ => "key",
                 }
-            )
+            ),
         });
         if c.kind == ConstraintKind::PrimaryKey {
             for col in &c.columns {
@@ -172,6 +181,7 @@ impl Model {
                     column_fk(&mut tb, &name.name, c);
                 }
                 self.tables.insert(key(name), tb);
+                self.note_fks_of(&name.name);
                 for c in columns {
                     self.column_index(name, c);
                 }
@@ -184,31 +194,14 @@ impl Model {
                 table,
                 columns,
                 ..
-            } => {
-                self.indexes.insert(stored_name(n), key(table));
-                self.index_schema
-                    .insert(stored_name(n), table.schema.clone());
-                self.index_columns.insert(stored_name(n), columns.clone());
-            }
+            } => self.set_index(stored_name(n), table, columns.clone()),
             Op::DropIndex { names, .. } => {
                 for n in names {
                     self.forget_index(&stored_name(&n.name));
                 }
             }
             Op::RenameIndex { from, to } => {
-                let (from, to) = (stored_name(&from.name), stored_name(to));
-                if let Some(t) = self.indexes.remove(&from) {
-                    self.indexes.insert(to.clone(), t);
-                }
-                if let Some(s) = self.index_schema.remove(&from) {
-                    self.index_schema.insert(to.clone(), s);
-                }
-                if self.constraint_indexes.remove(&from) {
-                    self.constraint_indexes.insert(to.clone());
-                }
-                if let Some(c) = self.index_columns.remove(&from) {
-                    self.index_columns.insert(to, c);
-                }
+                self.rename_index(&stored_name(&from.name), stored_name(to));
             }
             Op::DropTable { names, .. } => {
                 for n in names {
@@ -218,7 +211,10 @@ impl Model {
                     }
                     // Its foreign keys' other ends: the server drops them
                     // with the table (CASCADE) or refuses.
-                    for tb in self.tables.values_mut() {
+                    for from in self.fk_candidates(&n.name) {
+                        let Some(tb) = self.tables.get_mut(&from) else {
+                            continue;
+                        };
                         tb.constraints
                             .retain(|_, c| c.references.as_deref() != Some(n.name.as_str()));
                         for c in tb.columns.values_mut() {
@@ -227,6 +223,7 @@ impl Model {
                             }
                         }
                     }
+                    self.fk_from.remove(&n.name);
                 }
             }
             Op::RenameTable { from, to } => self.rename_table(from, to),
@@ -266,18 +263,14 @@ impl Model {
             Alter::AddColumn { col, .. } => {
                 tb.columns.insert(col.name.clone(), col.clone());
                 column_fk(tb, &t.name, col);
+                if let Some(r) = &col.references {
+                    self.note_fk(&t.name, &r.name);
+                }
                 self.column_index(t, col);
             }
             Alter::DropColumn { name, .. } => {
                 tb.columns.remove(name);
-                let gone: Vec<String> = self
-                    .index_columns
-                    .iter()
-                    .filter(|(i, cols)| {
-                        self.indexes.get(*i) == Some(&t.name) && cols.iter().any(|c| c == name)
-                    })
-                    .map(|(i, _)| i.clone())
-                    .collect();
+                let gone: Vec<String> = self.column_indexes(t, name);
                 for i in gone {
                     self.forget_index(&i);
                 }
@@ -300,7 +293,11 @@ impl Model {
                     cd.ty = col.ty.clone();
                 }
                 cd.name = new_name.clone().unwrap_or_else(|| name.clone());
+                let refs = cd.references.as_ref().map(|r| r.name.clone());
                 tb.columns.insert(cd.name.clone(), cd);
+                if let Some(r) = refs {
+                    self.note_fk(&t.name, &r);
+                }
             }
             Alter::SetNotNull(c) => {
                 tb.columns.entry(c.clone()).or_default().not_null = true;
@@ -319,8 +316,8 @@ impl Model {
                     }
                 }
                 // Index names stay; the columns they cover are renamed.
-                for (i, cols) in self.index_columns.iter_mut() {
-                    if self.indexes.get(i) == Some(&t.name) {
+                for i in self.table_indexes(&t.name) {
+                    if let Some(cols) = self.index_columns.get_mut(&i) {
                         for x in cols.iter_mut().filter(|x| *x == from) {
                             *x = to.clone();
                         }
@@ -346,47 +343,23 @@ impl Model {
 }
 
 impl Model {
-    /// The indexes of `table` the history created, by stored name.
-    pub fn table_indexes(&self, table: &str) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .indexes
-            .iter()
-            .filter(|(_, t)| *t == table)
-            .map(|(i, _)| i.clone())
-            .collect();
-        out.sort();
-        out
-    }
-
-    /// The indexes of `table` that cover `column`, by stored name.
-    pub fn column_indexes(&self, table: &Name, column: &str) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .table_indexes(&table.name)
-            .into_iter()
-            .filter(|i| {
-                self.index_columns
-                    .get(i)
-                    .is_some_and(|cols| cols.iter().any(|c| c == column))
-            })
-            .collect();
-        out.sort();
-        out
-    }
-
-    fn forget_index(&mut self, i: &str) {
-        self.constraint_indexes.remove(i);
-        self.indexes.remove(i);
-        self.index_schema.remove(i);
-        self.index_columns.remove(i);
-    }
-
     /// A table renamed: foreign keys follow it (they point at the table,
     /// not at its name).
     fn rename_table(&mut self, from: &Name, to: &Name) {
         if let Some(tb) = self.tables.remove(&key(from)) {
             self.tables.insert(key(to), tb);
         }
-        for tb in self.tables.values_mut() {
+        // The tables pointing at it (itself, if it points at itself, now
+        // under its new name), then the tables it points at.
+        let referrers: Vec<String> = self
+            .fk_candidates(&from.name)
+            .into_iter()
+            .map(|r| if r == from.name { to.name.clone() } else { r })
+            .collect();
+        for r in &referrers {
+            let Some(tb) = self.tables.get_mut(r) else {
+                continue;
+            };
             for c in tb.constraints.values_mut() {
                 if c.references.as_deref() == Some(from.name.as_str()) {
                     c.references = Some(to.name.clone());
@@ -398,9 +371,12 @@ impl Model {
                 }
             }
         }
-        for t in self.indexes.values_mut().filter(|t| **t == from.name) {
-            *t = to.name.clone();
+        self.fk_from.remove(&from.name);
+        for r in referrers {
+            self.note_fk(&r, &to.name);
         }
+        self.note_fks_of(&to.name);
+        self.rename_table_indexes(&from.name, &to.name);
         self.objects.rename(&from.name, &to.name);
     }
 }

@@ -27,10 +27,13 @@ impl Model {
         out
     }
     pub fn referencing(&self, t: &Name) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .tables
-            .iter()
-            .filter(|(_, tb)| {
+        // The candidates are sorted, so the result is.
+        self.fk_candidates(&t.name)
+            .into_iter()
+            .filter(|n| {
+                let Some(tb) = self.tables.get(n) else {
+                    return false;
+                };
                 tb.constraints
                     .values()
                     .any(|c| c.references.as_deref() == Some(t.name.as_str()))
@@ -39,10 +42,7 @@ impl Model {
                         .values()
                         .any(|c| c.references.as_ref().is_some_and(|r| r.name == t.name))
             })
-            .map(|(n, _)| n.clone())
-            .collect();
-        out.sort();
-        out
+            .collect()
     }
     /// Foreign keys `(table, referenced table)` whose columns on `t`
     /// include `col`.
@@ -80,11 +80,13 @@ impl Model {
                     .collect()
             })
             .unwrap_or_default();
-        let mut out: Vec<String> = self
-            .tables
-            .iter()
-            .filter(|(n, _)| **n != t.name)
-            .filter(|(_, tb)| {
+        self.fk_candidates(&t.name)
+            .into_iter()
+            .filter(|n| *n != t.name)
+            .filter(|n| {
+                let Some(tb) = self.tables.get(n) else {
+                    return false;
+                };
                 tb.constraints.values().any(|c| {
                     c.references.as_deref() == Some(t.name.as_str())
                         && if c.ref_columns.is_empty() {
@@ -94,9 +96,6 @@ impl Model {
                         }
                 })
             })
-            .map(|(n, _)| n.clone())
-            .collect();
-        out.sort();
-        out
+            .collect()
     }
 }

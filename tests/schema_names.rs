@@ -1,0 +1,101 @@
+//! The schema model names unnamed constraints as PostgreSQL does: each form
+//! runs on the real server inside a transaction that is rolled back, and
+//! the names in `pg_constraint` must be the ones the model keeps. A wrong
+//! name made `DROP CONSTRAINT t_pkey` miss the model's primary key (it was
+//! stored as `t_<cols>_pkey`).
+#[path = "verify_oracle/servers.rs"]
+mod servers;
+
+use platcheck::sql::analysis::analyze_file;
+use platcheck::sql::ops::ConstraintKind;
+use platcheck::sql::schema::Model;
+use platcheck::sql::verify::file_ctx;
+use platcheck::sql::{Dialect, Version};
+use servers::Server;
+use std::collections::BTreeSet;
+
+/// The forms, `@` standing for a table name unique to this run.
+const FORMS: &[&str] = &[
+    "CREATE TABLE @ (a int, b int, PRIMARY KEY (a, b));",
+    "CREATE TABLE @ (a int, b int, PRIMARY KEY (a, b));\nALTER TABLE @ DROP CONSTRAINT @_pkey;",
+    "CREATE TABLE @ (id int PRIMARY KEY, a int, b int, UNIQUE (a, b));",
+    "CREATE TABLE @ (id int PRIMARY KEY, p int REFERENCES @ (id), a int UNIQUE);",
+    "CREATE TABLE @ (id int, a int, b int);\nALTER TABLE @ ADD PRIMARY KEY (id, a);\n\
+     ALTER TABLE @ ADD UNIQUE (b);\nALTER TABLE @ ADD FOREIGN KEY (a, b) REFERENCES @ (id, a);",
+    "CREATE TABLE @ (id int, a int);\nALTER TABLE @ ADD CONSTRAINT @_own PRIMARY KEY (id);\n\
+     ALTER TABLE @ DROP CONSTRAINT @_own;\nALTER TABLE @ ADD PRIMARY KEY (a);",
+];
+
+/// Primary key, unique and foreign key names the model keeps for `table`:
+/// its constraints, and the indexes a constraint made (a column-level
+/// PRIMARY KEY or UNIQUE is kept as its index only).
+fn model_names(sql: &str, table: &str) -> BTreeSet<String> {
+    let mut m = Model::default();
+    let fa = analyze_file(
+        sql,
+        0,
+        file_ctx(Dialect::Postgres, Version(15, 0, 0)),
+        &mut m,
+    );
+    assert!(
+        fa.stmts.iter().all(|s| s.op.is_some()),
+        "not all classified: {sql}"
+    );
+    let tb = m
+        .tables
+        .get(table)
+        .unwrap_or_else(|| panic!("no table {table}: {sql}"));
+    let keys = tb
+        .constraints
+        .iter()
+        .filter(|(_, c)| {
+            matches!(
+                c.kind,
+                ConstraintKind::PrimaryKey | ConstraintKind::Unique | ConstraintKind::ForeignKey
+            )
+        })
+        .map(|(n, _)| n.clone());
+    let indexes = m
+        .table_indexes(table)
+        .into_iter()
+        .filter(|i| m.constraint_indexes.contains(i));
+    keys.chain(indexes).collect()
+}
+
+fn server_names(client: &mut postgres::Client, sql: &str, table: &str) -> BTreeSet<String> {
+    let mut tx = client.transaction().expect("BEGIN");
+    tx.batch_execute(sql)
+        .unwrap_or_else(|e| panic!("the server refused {sql}: {e}"));
+    let rows = tx
+        .query(
+            "SELECT conname::text FROM pg_constraint \
+             WHERE conrelid = $1::text::regclass AND contype IN ('p', 'u', 'f')",
+            &[&table],
+        )
+        .expect("pg_constraint");
+    let names = rows.iter().map(|r| r.get::<_, String>(0)).collect();
+    tx.rollback().expect("ROLLBACK");
+    names
+}
+
+#[test]
+fn unnamed_constraints_are_named_as_postgresql_names_them() {
+    let url = match servers::postgres() {
+        Server::Url(u) => u,
+        Server::Skip(why) => {
+            println!("skipped: {why}");
+            return;
+        }
+    };
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
+    let table = format!("pc_schema_names_{}", std::process::id());
+    for form in FORMS {
+        let sql = form.replace('@', &table);
+        let server = server_names(&mut client, &sql, &table);
+        assert!(
+            !server.is_empty() || form.contains("DROP CONSTRAINT @_pkey"),
+            "the form makes no key: {sql}"
+        );
+        assert_eq!(model_names(&sql, &table), server, "{sql}");
+    }
+}
