@@ -274,7 +274,11 @@ pub fn alter(t: &Name, a: &Alter, model: &Model, sess: &SessionFacts) -> Vec<Eff
         Alter::ClusterOn(index) => {
             let mut x = e("cluster_on");
             // `CLUSTER ON i` marks the index; SET WITHOUT CLUSTER names none.
-            x.other.extend(index.as_deref().map(|i| Name::new(crate::sql::schema::stored_name(i))));
+            x.other.extend(
+                index
+                    .as_deref()
+                    .map(|i| Name::new(crate::sql::schema::stored_name(i))),
+            );
             vec![x]
         }
         Alter::SetParams(params) => {
