@@ -421,6 +421,15 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
             };
             super::judge::judge(st, &op, model.get(), &ctx, &sess);
             model.apply(&op, index == count);
+            // The indexes a new table's constraints made are as new as the
+            // table (a later lock on them in this file blocks no one).
+            if let Op::CreateTable { name, .. } | Op::AlterTable { table: name, .. } = &op
+                && created.contains_key(&name.name)
+            {
+                for i in model.get().table_indexes(&name.name) {
+                    created.entry(i).or_insert(index);
+                }
+            }
             st.op = Some(op);
         }
     }

@@ -298,6 +298,23 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
             .map(|t| Effect::new("drop_function_cascade", Some(&Name::new(t))))
             .collect(),
         Op::AlterTrigger { table } => vec![Effect::new("alter_trigger", Some(table))],
+        // The index alone is locked (its table is not).
+        Op::RenameIndex { from, .. } => {
+            let n = Name {
+                schema: from.schema.clone(),
+                name: super::schema::stored_name(&from.name),
+            };
+            vec![Effect::new("rename_index", Some(&n)).detail(from.display())]
+        }
+        Op::AttachIndex { parent, child } => {
+            let stored = |n: &Name| Name {
+                schema: n.schema.clone(),
+                name: super::schema::stored_name(&n.name),
+            };
+            let mut e = Effect::new("attach_index", Some(&stored(parent))).detail(child.display());
+            e.other.push(stored(child));
+            vec![e]
+        }
         Op::Policy { table, drop } => {
             let key = if *drop { "drop_policy" } else { "alter_policy" };
             vec![Effect::new(key, Some(table))]

@@ -162,6 +162,15 @@ pub fn alter(t: &Name, a: &Alter, model: &Model, sess: &SessionFacts) -> Vec<Eff
             };
             let mut x = e(key).detail(name).other(c.references.as_ref());
             x.column = c.columns.first().cloned();
+            // `USING INDEX i`: renaming the index to the constraint's name
+            // locks it (an unnamed constraint takes the index's name, and
+            // one already so named is only read).
+            if key == "add_unique_pk_using_index"
+                && let Some(i) = &c.index
+                && c.name.as_deref().is_some_and(|n| n != i)
+            {
+                x.other.push(Name::new(crate::sql::schema::stored_name(i)));
+            }
             vec![x]
         }
         Alter::ValidateConstraint(n) => {
@@ -197,7 +206,18 @@ pub fn alter(t: &Name, a: &Alter, model: &Model, sess: &SessionFacts) -> Vec<Eff
             }
         }
         Alter::RenameColumn { from, .. } => vec![e("rename").col(from)],
-        Alter::RenameTo(_) | Alter::RenameConstraint | Alter::SetSchema => one("rename"),
+        Alter::RenameConstraint { from, .. } => {
+            let mut out = one("rename");
+            // A constraint's index is renamed with it.
+            let index = crate::sql::schema::stored_name(from);
+            if model.indexes.get(&index) == Some(&t.name) {
+                let mut x = e("rename_constraint_index").detail(from.clone());
+                x.other.push(Name::new(index));
+                out.push(x);
+            }
+            out
+        }
+        Alter::RenameTo(_) | Alter::SetSchema => one("rename"),
         Alter::SetLogged(logged) => {
             vec![e("set_logged").detail(if *logged {
                 "SET LOGGED"
@@ -251,7 +271,16 @@ pub fn alter(t: &Name, a: &Alter, model: &Model, sess: &SessionFacts) -> Vec<Eff
         Alter::RowLevelSecurity => one("rls"),
         Alter::Owner => one("owner"),
         Alter::ReplicaIdentity => one("replica_identity"),
-        Alter::ClusterOn => one("cluster_on"),
+        Alter::ClusterOn(index) => {
+            let mut x = e("cluster_on");
+            // `CLUSTER ON i` marks the index; SET WITHOUT CLUSTER names none.
+            x.other.extend(
+                index
+                    .as_deref()
+                    .map(|i| Name::new(crate::sql::schema::stored_name(i))),
+            );
+            vec![x]
+        }
         Alter::SetParams(params) => {
             let key = if !params.is_empty() && params.iter().all(|p| param_is_sue(p)) {
                 "set_params"

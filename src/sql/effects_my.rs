@@ -169,7 +169,7 @@ fn action(
         Alter::DropPrimaryKey => e("drop_pk"),
         Alter::DropIndex(_) => e("drop_index"),
         Alter::DropConstraint { .. } => e("drop_fk"),
-        Alter::RenameConstraint => e("rename_index"),
+        Alter::RenameConstraint { .. } => e("rename_index"),
         Alter::RenameTo(_) => e("rename_to"),
         Alter::ConvertCharset => e("convert_charset"),
         Alter::RowFormat => e("row_format"),

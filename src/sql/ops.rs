@@ -99,6 +99,9 @@ pub struct Constraint {
     pub ref_columns: Vec<String>,
     pub not_valid: bool,
     pub using_index: bool,
+    /// The index `USING INDEX i` names (PostgreSQL renames it to the
+    /// constraint's name and locks it).
+    pub index: Option<String>,
     /// For CHECK: the column of a `CHECK (col IS NOT NULL)`.
     pub is_not_null_of: Option<String>,
 }
@@ -114,6 +117,7 @@ impl Constraint {
             ref_columns: Vec::new(),
             not_valid: false,
             using_index: false,
+            index: None,
             is_not_null_of: None,
         }
     }
@@ -164,7 +168,13 @@ pub enum Alter {
         to: String,
     },
     RenameTo(Name),
-    RenameConstraint,
+    /// `RENAME CONSTRAINT a TO b` (PostgreSQL: a UNIQUE / PRIMARY KEY /
+    /// EXCLUDE constraint's index is renamed with it), MySQL `RENAME
+    /// INDEX|KEY a TO b`.
+    RenameConstraint {
+        from: String,
+        to: String,
+    },
     SetSchema,
     SetLogged(bool),
     /// `SET TABLESPACE name`.
@@ -181,7 +191,8 @@ pub enum Alter {
     RowLevelSecurity,
     Owner,
     ReplicaIdentity,
-    ClusterOn,
+    /// `CLUSTER ON index` (the index named), `SET WITHOUT CLUSTER` (none).
+    ClusterOn(Option<String>),
     /// `SET ( … )` / `RESET ( … )` storage parameters, by name.
     SetParams(Vec<String>),
     /// `INHERIT parent` / `NO INHERIT parent`.
@@ -323,6 +334,11 @@ pub enum Op {
     RenameIndex {
         from: Name,
         to: String,
+    },
+    /// `ALTER INDEX parent ATTACH PARTITION child`.
+    AttachIndex {
+        parent: Name,
+        child: Name,
     },
     Truncate {
         tables: Vec<Name>,

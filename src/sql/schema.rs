@@ -238,18 +238,33 @@ impl Model {
 
     fn apply_alter(&mut self, t: &Name, a: &Alter) {
         match a {
-            Alter::AddConstraint(c) => self.add_constraint(t, c),
-            // The constraint's index is renamed with it, and the parse
-            // keeps neither name: the table's constraint indexes are no
-            // longer known by name (better unnamed than a stale name).
-            Alter::RenameConstraint => {
-                let stale: Vec<String> = self
-                    .table_indexes(&t.name)
-                    .into_iter()
-                    .filter(|i| self.constraint_indexes.contains(i))
-                    .collect();
-                for i in stale {
+            // `USING INDEX i`: the server renames i to the constraint's
+            // name; its columns are the constraint's.
+            Alter::AddConstraint(c) if c.index.is_some() => {
+                let i = stored_name(c.index.as_deref().unwrap_or_default());
+                let mut c = c.clone();
+                // An unnamed constraint takes the index's name.
+                c.name.get_or_insert_with(|| i.clone());
+                if self.indexes.get(&i) == Some(&t.name) {
+                    c.columns = self.index_columns.get(&i).cloned().unwrap_or_default();
                     self.forget_index(&i);
+                }
+                self.add_constraint(t, &c);
+            }
+            Alter::AddConstraint(c) => self.add_constraint(t, c),
+            // A UNIQUE / PRIMARY KEY / EXCLUDE constraint's index is
+            // renamed with it (MySQL's RENAME INDEX too).
+            Alter::RenameConstraint { from, to } => {
+                if self.indexes.get(&stored_name(from)) == Some(&t.name) {
+                    self.apply(&Op::RenameIndex {
+                        from: Name::new(from.clone()),
+                        to: to.clone(),
+                    });
+                }
+                if let Some(tb) = self.tables.get_mut(&key(t))
+                    && let Some(c) = tb.constraints.remove(from)
+                {
+                    tb.constraints.insert(to.clone(), c);
                 }
             }
             Alter::RenameTo(to) => {

@@ -514,3 +514,59 @@ ALTER TABLE t ALTER COLUMN n TYPE bigint;
 CREATE TABLE t (id int PRIMARY KEY, n int); CREATE INDEX t_n_idx ON t (n);
 ALTER TABLE t RENAME TO t2;
 ALTER TABLE t2 ALTER COLUMN n TYPE bigint;
+
+-- form: RENAME CONSTRAINT of a primary key names its index
+CREATE TABLE t (id int PRIMARY KEY, a int);
+ALTER TABLE t RENAME CONSTRAINT t_pkey TO t_pk;
+
+-- form: a rewrite after RENAME CONSTRAINT names the renamed index
+CREATE TABLE t (id int, a int, CONSTRAINT t_a_key UNIQUE (a)); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t RENAME CONSTRAINT t_a_key TO t_a_uniq;
+ALTER TABLE t ALTER COLUMN id TYPE bigint;
+
+-- form: RENAME CONSTRAINT of a CHECK locks no index
+CREATE TABLE t (id int PRIMARY KEY, a int CONSTRAINT t_a_check CHECK (a > 0));
+ALTER TABLE t RENAME CONSTRAINT t_a_check TO t_a_positive;
+
+-- form: CLUSTER ON names the index it marks
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a);
+ALTER TABLE t CLUSTER ON t_a_idx;
+
+-- form: SET WITHOUT CLUSTER
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a);
+ALTER TABLE t CLUSTER ON t_a_idx;
+ALTER TABLE t SET WITHOUT CLUSTER;
+
+-- form: ADD UNIQUE USING INDEX names the index
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE UNIQUE INDEX t_a_idx ON t (a);
+ALTER TABLE t ADD CONSTRAINT t_a_key UNIQUE USING INDEX t_a_idx;
+
+-- form: a rewrite after USING INDEX names the index by the constraint's name
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE UNIQUE INDEX t_a_idx ON t (a); INSERT INTO t VALUES (1, 1);
+ALTER TABLE t ADD CONSTRAINT t_a_key UNIQUE USING INDEX t_a_idx;
+ALTER TABLE t ALTER COLUMN id TYPE bigint;
+
+-- form: swap the primary key USING INDEX
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE UNIQUE INDEX t_id_new ON t (id);
+ALTER TABLE t DROP CONSTRAINT t_pkey, ADD CONSTRAINT t_pk PRIMARY KEY USING INDEX t_id_new;
+
+-- form: ALTER INDEX RENAME locks the index only
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a);
+ALTER INDEX t_a_idx RENAME TO t_a_idx2;
+
+-- form: ALTER INDEX IF EXISTS RENAME of a constraint's index
+CREATE TABLE t (id int PRIMARY KEY, a int);
+ALTER INDEX IF EXISTS t_pkey RENAME TO t_pk_idx;
+
+-- form: ALTER INDEX ATTACH PARTITION
+CREATE TABLE ev (id int, at date) PARTITION BY RANGE (at);
+CREATE TABLE ev_2026 PARTITION OF ev FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+CREATE TABLE ev_2027 PARTITION OF ev FOR VALUES FROM ('2027-01-01') TO ('2028-01-01');
+CREATE INDEX ev_id_idx ON ONLY ev (id);
+CREATE INDEX ev_2026_id_idx ON ev_2026 (id); CREATE INDEX ev_2027_id_idx ON ev_2027 (id);
+ALTER INDEX ev_id_idx ATTACH PARTITION ev_2026_id_idx;
+ALTER INDEX ev_id_idx ATTACH PARTITION ev_2027_id_idx;
+
+-- form: ADD UNIQUE USING INDEX of an index already named as the constraint
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE UNIQUE INDEX t_a_key ON t (a);
+ALTER TABLE t ADD CONSTRAINT t_a_key UNIQUE USING INDEX t_a_key;

@@ -91,7 +91,10 @@ fn action(mut c: Cur) -> Alter {
         }
         "owner" => Alter::Owner,
         "replica" => Alter::ReplicaIdentity,
-        "cluster" => Alter::ClusterOn,
+        "cluster" => {
+            c.eat(&["on"]);
+            Alter::ClusterOn(c.ident())
+        }
         "algorithm" => {
             c.eat_punct("=");
             Alter::Algorithm(c.word_at(0).unwrap_or_default().to_ascii_uppercase())
@@ -201,7 +204,10 @@ fn rename(mut c: Cur) -> Alter {
         return Alter::RenameTo(c.name().unwrap_or_default());
     }
     if c.eat(&["constraint"]) || c.eat(&["index"]) || c.eat(&["key"]) {
-        return Alter::RenameConstraint;
+        let from = c.ident().unwrap_or_default();
+        c.eat(&["to"]);
+        let to = c.ident().unwrap_or_default();
+        return Alter::RenameConstraint { from, to };
     }
     c.eat(&["column"]);
     let from = c.ident().unwrap_or_default();
@@ -222,7 +228,7 @@ fn set(mut c: Cur) -> Alter {
     } else if c.eat(&["schema"]) {
         Alter::SetSchema
     } else if c.is(0, "without") && c.is(1, "cluster") {
-        Alter::ClusterOn
+        Alter::ClusterOn(None)
     } else {
         Alter::SetParams(param_names(&mut c))
     }

@@ -320,7 +320,7 @@ pub fn constraint(c: &mut Cur) -> Option<Constraint> {
     c.eat(&["nulls", "not", "distinct"]);
     if c.eat(&["using", "index"]) {
         con.using_index = true;
-        c.ident();
+        con.index = c.ident();
     } else if let Some(inner) = c.group() {
         con.columns = idents(c.text, inner);
         if kind == ConstraintKind::Check {

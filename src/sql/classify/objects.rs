@@ -158,10 +158,17 @@ pub fn alter_sequence(mut c: Cur) -> Option<Op> {
     })
 }
 
-/// `ALTER INDEX [IF EXISTS] a RENAME TO b`.
+/// `ALTER INDEX [IF EXISTS] a RENAME TO b`, `ALTER INDEX parent ATTACH
+/// PARTITION child`.
 pub fn alter_index(mut c: Cur) -> Option<Op> {
     c.eat(&["if", "exists"]);
     let from = c.name()?;
+    if c.eat(&["attach", "partition"]) {
+        return Some(Op::AttachIndex {
+            parent: from,
+            child: c.name()?,
+        });
+    }
     if !c.eat(&["rename", "to"]) {
         return Some(Op::Other);
     }

@@ -59,7 +59,7 @@ pub fn mode_name(pg_locks_mode: &str) -> PgMode {
 /// a `nextval()` or an index a planner opened, which the lock table does
 /// not speak of.
 pub fn is_named_other(kind: &str) -> bool {
-    matches!(kind, "v" | "S" | "i")
+    matches!(kind, "v" | "S" | "i" | "I")
 }
 
 /// What changed between two snapshots, with the modes seen on each oid;
