@@ -1,14 +1,21 @@
 //! Printers: each turns an `Outcome` into text. Nothing else prints.
+mod diag;
 pub mod escape;
 pub mod gcc;
 pub mod github;
 pub mod gitlab;
 pub mod human;
+#[cfg(test)]
+mod human_oracle;
+#[cfg(test)]
+mod human_tests;
 pub mod isolate;
 pub mod json;
 pub mod junit;
 pub mod sarif;
+mod snippet;
 pub mod stream;
+mod theme;
 
 use crate::outcome::Outcome;
 use std::io;
