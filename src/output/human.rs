@@ -1,17 +1,18 @@
-//! Human output through miette: the rule id as the code, a label at the
-//! span, the help, and a link to the rule doc. Without colour and at a fixed
-//! width it is deterministic, which the snapshots rely on.
+//! Human output: per finding (or group of findings) a `file:line:col:`
+//! header, then a report laid out as miette's graphical reports are (the
+//! rule id as the code, a label at the span, the help, a link to the rule
+//! doc), drawn by `diag` and `snippet`. Without colour and at a fixed width
+//! it is deterministic, which the snapshots rely on.
+use super::diag::{self, Report};
 use super::escape;
+use super::snippet::Label;
 use super::stream::{self, Stream};
+use super::theme::Theme;
 use crate::finding::{Finding, Severity};
 use crate::outcome::{Outcome, Summary};
 use crate::source::SourceFile;
-use miette::{
-    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
-    MietteSpanContents, SourceCode, SourceSpan, SpanContents,
-};
 use std::collections::HashMap;
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
@@ -21,181 +22,100 @@ pub struct Style {
     pub quiet: bool,
 }
 
-/// miette reads source through our line index, so rendering a finding costs
-/// the size of its lines, not of its file (no quadratic blow-up on big files).
-struct Src<'a>(&'a SourceFile);
-
-impl SourceCode for Src<'_> {
-    fn read_span<'a>(
-        &'a self,
-        span: &SourceSpan,
-        before: usize,
-        after: usize,
-    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let src = self.0;
-        let start = span.offset().min(src.text.len());
-        let end = (span.offset() + span.len()).min(src.text.len());
-        let first = line_of(src, start).saturating_sub(before).max(1);
-        let last = (line_of(src, end) + after).min(src.line_count()).max(first);
-        let from = src.line_start(first);
-        let to = if last < src.line_count() {
-            src.line_start(last + 1)
-        } else {
-            src.text.len()
-        };
-        Ok(Box::new(MietteSpanContents::new_named(
-            escape::file_name(&src.display).into_owned(),
-            &src.text.as_bytes()[from..to],
-            (from..to).into(),
-            first - 1,
-            0,
-            last - first + 1,
-        )))
-    }
-}
-
-/// The 1-based line of a byte offset (within the text): `line_col(at).line`
-/// without counting the characters of the column, which miette never needs.
-fn line_of(src: &SourceFile, at: usize) -> usize {
-    let (mut lo, mut hi) = (1, src.line_count());
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
-        if src.line_start(mid) <= at {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    lo
-}
-
-/// Longest source line shown in a snippet, in bytes. miette pads to the
-/// column with a format width, which panics past 65,535; a line this long
-/// is unreadable in a terminal anyway, so the finding is printed without it.
+/// Longest source line shown in a snippet, in bytes. A line this long is
+/// unreadable in a terminal anyway (and miette, which drew the snippets
+/// once, panicked past column 65,535), so the finding is printed without it.
 const MAX_SNIPPET_LINE: usize = 4096;
 
-/// One finding, or several of one rule on one contract (five EV010 clauses,
-/// four EV071 consumers) shown as one report with a numbered label each.
-struct Diag<'a> {
-    fs: Vec<&'a Finding>,
-    src: Src<'a>,
-    /// The message and helps with control characters made visible.
+/// The parts of the report of one group: one finding, or several of one
+/// rule on one contract (five EV010 clauses, four EV071 consumers) shown as
+/// one report with a numbered label each. Text is made printable here.
+struct Parts {
+    severity: Severity,
+    code: String,
     message: String,
-    helps: Vec<String>,
-    url: String,
-    snippet: bool,
+    help: String,
+    /// `None` when a line to show is too long.
+    labels: Option<Vec<Label>>,
 }
 
-impl<'a> Diag<'a> {
-    fn new(fs: Vec<&'a Finding>, src: &'a SourceFile) -> Diag<'a> {
-        let f = fs[0];
-        let message = match (&f.contract, fs.len()) {
-            (Some(c), n) if n > 1 => {
-                let mut m = format!("{n} findings on {} {}:", c.kind, c.name);
-                for (i, g) in fs.iter().enumerate() {
-                    let _ = write!(m, "\n({}) {}", i + 1, g.message);
-                }
-                m
+fn parts(fs: &[&Finding], src: &SourceFile) -> Parts {
+    let f = fs[0];
+    let message = match (&f.contract, fs.len()) {
+        (Some(c), n) if n > 1 => {
+            let mut m = format!("{n} findings on {} {}:", c.kind, c.name);
+            for (i, g) in fs.iter().enumerate() {
+                let _ = write!(m, "\n({}) {}", i + 1, g.message);
             }
-            _ => f.message.clone(),
+            escape::controls(&m).into_owned()
+        }
+        _ => escape::controls(&f.message).into_owned(),
+    };
+    // Several helps that differ are each shown; equal ones once.
+    let mut helps: Vec<String> = Vec::new();
+    for g in fs {
+        if let Some(h) = g.help.as_deref().filter(|h| !h.is_empty()) {
+            let h = escape::controls(h).into_owned();
+            if !helps.contains(&h) {
+                helps.push(h);
+            }
+        }
+    }
+    let mut help = helps.join("\n");
+    if !help.is_empty() {
+        help.push('\n');
+    }
+    let _ = write!(help, "docs: {}", f.rule.url());
+    let labels = fs.iter().all(|g| snippet_fits(src, g)).then(|| labels(fs));
+    Parts {
+        severity: fs.iter().map(|g| g.severity).max().unwrap_or(f.severity),
+        code: format!("{} {}", f.rule, f.rule.meta().name),
+        message,
+        help,
+        labels,
+    }
+}
+
+/// A label per span; findings at one span share one: `(1, 2, 3) error
+/// /pointer`.
+fn labels(fs: &[&Finding]) -> Vec<Label> {
+    let numbered = fs.len() > 1;
+    let mut labels: Vec<(usize, usize, String, Vec<usize>)> = Vec::new();
+    for (i, f) in fs.iter().enumerate() {
+        let text = match &f.pointer {
+            Some(p) if !p.is_empty() => format!("{} {}", f.severity.as_str(), p),
+            _ => f.severity.as_str().to_string(),
         };
-        // Several helps that differ are each shown; equal ones once.
-        let mut helps: Vec<String> = Vec::new();
-        for g in &fs {
-            if let Some(h) = g.help.as_deref().filter(|h| !h.is_empty()) {
-                let h = escape::controls(h).into_owned();
-                if !helps.contains(&h) {
-                    helps.push(h);
-                }
-            }
-        }
-        Diag {
-            url: f.rule.url(),
-            snippet: fs.iter().all(|g| snippet_fits(src, g)),
-            fs,
-            src: Src(src),
-            message: escape::controls(&message).into_owned(),
-            helps,
+        let text = escape::controls(&text).into_owned();
+        match labels
+            .iter_mut()
+            .find(|(s, e, t, _)| *s == f.start && *e == f.end && *t == text)
+        {
+            Some(l) => l.3.push(i + 1),
+            None => labels.push((f.start, f.end, text, vec![i + 1])),
         }
     }
-    fn first(&self) -> &Finding {
-        self.fs[0]
-    }
-}
-
-impl fmt::Debug for Diag<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-impl fmt::Display for Diag<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-impl std::error::Error for Diag<'_> {}
-
-impl Diagnostic for Diag<'_> {
-    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        let rule = self.first().rule;
-        Some(Box::new(format!("{} {}", rule, rule.meta().name)))
-    }
-    fn severity(&self) -> Option<miette::Severity> {
-        let worst = self.fs.iter().map(|f| f.severity).max()?;
-        Some(match worst {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-            Severity::Notice => miette::Severity::Advice,
-        })
-    }
-    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        let mut text = self.helps.join("\n");
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        Some(Box::new(format!("{text}docs: {}", self.url)))
-    }
-    fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.snippet.then_some(&self.src as &dyn SourceCode)
-    }
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        if !self.snippet {
-            return None;
-        }
-        let numbered = self.fs.len() > 1;
-        // Findings at one span share one label: `(1, 2, 3) error /pointer`.
-        let mut labels: Vec<(usize, usize, String, Vec<usize>)> = Vec::new();
-        for (i, f) in self.fs.iter().enumerate() {
-            let text = match &f.pointer {
-                Some(p) if !p.is_empty() => format!("{} {}", f.severity.as_str(), p),
-                _ => f.severity.as_str().to_string(),
+    labels
+        .into_iter()
+        .map(|(start, end, text, ns)| {
+            let text = if numbered {
+                let ns: Vec<String> = ns.iter().map(usize::to_string).collect();
+                format!("({}) {text}", ns.join(", "))
+            } else {
+                text
             };
-            let text = escape::controls(&text).into_owned();
-            match labels
-                .iter_mut()
-                .find(|(s, e, t, _)| *s == f.start && *e == f.end && *t == text)
-            {
-                Some(l) => l.3.push(i + 1),
-                None => labels.push((f.start, f.end, text, vec![i + 1])),
+            Label {
+                offset: start,
+                len: end.saturating_sub(start),
+                text,
             }
-        }
-        Some(Box::new(labels.into_iter().map(
-            move |(start, end, text, ns)| {
-                let label = if numbered {
-                    let ns: Vec<String> = ns.iter().map(usize::to_string).collect();
-                    format!("({}) {text}", ns.join(", "))
-                } else {
-                    text
-                };
-                LabeledSpan::new(Some(label), start, end - start)
-            },
-        )))
-    }
+        })
+        .collect()
 }
 
 /// Findings in print order, those of one rule on one contract together
 /// (at the place of the first).
-fn groups(findings: &[Finding]) -> Vec<Vec<&Finding>> {
+pub(super) fn groups(findings: &[Finding]) -> Vec<Vec<&Finding>> {
     let mut out: Vec<Vec<&Finding>> = Vec::new();
     let mut at: HashMap<(&str, crate::RuleId, &str, &str), usize> = HashMap::new();
     for f in findings {
@@ -215,40 +135,19 @@ fn groups(findings: &[Finding]) -> Vec<Vec<&Finding>> {
     out
 }
 
-/// The human printer, for `stream`: the handlers are built once per run
-/// (as are the file index and the header), the findings rendered file by file.
+/// The human printer, for `stream`: the theme is chosen once per run (as
+/// are the file index and the header), the findings rendered file by file.
 pub struct Printer<'o> {
     style: Style,
-    handler: GraphicalReportHandler,
-    /// A unified diff (MR004) is shown as the diff tool prints it.
-    verbatim: GraphicalReportHandler,
+    theme: Theme,
     files: HashMap<&'o str, &'o SourceFile>,
 }
 
 impl<'o> Printer<'o> {
     pub fn new(outcome: &'o Outcome, style: Style) -> Printer<'o> {
-        let theme = if style.color {
-            GraphicalTheme::unicode()
-        } else {
-            GraphicalTheme::unicode_nocolor()
-        };
-        // Words are never split (not at hyphens, not after a `/` in a path): a
-        // line that cannot fit runs long instead.
-        let base = GraphicalReportHandler::new_themed(theme)
-            .with_links(false)
-            .with_context_lines(1)
-            .with_break_words(false)
-            .with_word_separator(textwrap::WordSeparator::AsciiSpace)
-            .with_word_splitter(textwrap::WordSplitter::NoHyphenation);
-        let handler = if style.width == 0 {
-            base.clone().with_wrap_lines(false)
-        } else {
-            base.clone().with_width(style.width)
-        };
         Printer {
             style,
-            handler,
-            verbatim: base.with_wrap_lines(false),
+            theme: Theme::new(style.color),
             files: outcome
                 .files
                 .iter()
@@ -296,18 +195,23 @@ impl Stream for Printer<'_> {
             std::borrow::Cow::Borrowed(_) => None,
         };
         let src = shown.as_ref().unwrap_or(raw);
+        let name = escape::file_name(&src.display);
         for group in groups(findings) {
             let _ = writeln!(out, "{}", header(&group, self.style.color));
+            // A unified diff (MR004) is shown as the diff tool prints it.
             let is_diff = group
                 .iter()
                 .any(|g| g.help.as_deref().is_some_and(|h| h.contains("\n@@ ")));
-            let diag = Diag::new(group, src);
-            let h = if is_diff {
-                &self.verbatim
-            } else {
-                &self.handler
+            let width = (self.style.width > 0 && !is_diff).then_some(self.style.width);
+            let p = parts(&group, src);
+            let report = Report {
+                severity: p.severity,
+                code: &p.code,
+                message: &p.message,
+                help: &p.help,
+                snippet: p.labels.as_deref().map(|l| (src, &*name, l)),
             };
-            let _ = h.render_report(out, &diag);
+            diag::render(out, &report, &self.theme, width);
             out.push('\n');
         }
     }
@@ -335,7 +239,7 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
 /// `file:line:col: severity [ID]` at the first finding of a group, with
 /// the group's worst severity (as miette's report under it), in its colour
 /// when colour is on.
-fn header(group: &[&Finding], color: bool) -> String {
+pub(super) fn header(group: &[&Finding], color: bool) -> String {
     let f = group[0];
     let severity = group.iter().map(|g| g.severity).max().unwrap_or(f.severity);
     let place = format!("{}:{}:{}:", escape::file_name(&f.file), f.line, f.column);
@@ -375,12 +279,13 @@ fn plural(n: usize) -> &'static str {
 mod tests {
     #[test]
     fn line_of_is_line_col_without_the_column() {
+        use super::super::snippet::line_of;
         let text = "a\r\nbé\rc\n\nd é\n";
         let src = super::SourceFile::new("f", "f", text);
         for at in 0..=text.len() {
-            assert_eq!(super::line_of(&src, at), src.line_col(at).line, "at {at}");
+            assert_eq!(line_of(&src, at), src.line_col(at).line, "at {at}");
         }
         let empty = super::SourceFile::new("f", "f", "");
-        assert_eq!(super::line_of(&empty, 0), 1);
+        assert_eq!(line_of(&empty, 0), 1);
     }
 }

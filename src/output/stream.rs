@@ -117,6 +117,18 @@ pub fn write(o: &Outcome, printer: &str, p: &dyn Stream, w: &mut dyn Write) -> i
     Ok(repairs)
 }
 
+/// Whether `p` prints everything without failing on any finding: the
+/// whole output written into nothing, quietly (a panic is reported by the
+/// run that follows, not by this one).
+pub fn dry_run(o: &Outcome, printer: &str, p: &dyn Stream) -> bool {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let clean =
+        write(o, printer, p, &mut io::sink()).is_ok_and(|r| r.replaced.is_empty() && !r.failed);
+    std::panic::set_hook(hook);
+    clean
+}
+
 /// The ranges of `findings` that are about one file each, in order.
 pub fn files(findings: &[Finding]) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut start = 0;

@@ -1,0 +1,554 @@
+//! The source snippet under a human report: the labelled lines with a line
+//! of context either side, line numbers, underlines and label text, drawn
+//! as miette 7's `GraphicalReportHandler` drew them (same layout, same
+//! bytes, its quirks included: a snippet's header column is always 1, the
+//! label text is styled twice in colour, a gutter's padding counts the
+//! escape characters). miette cost ≈ 98 k instructions per finding, most
+//! of them allocations and re-reading the lines; this reads the lines once
+//! through the file's line index. `human_tests` compares the two.
+use super::theme::{self, Paint, Theme};
+use crate::source::SourceFile;
+use std::fmt::Write as _;
+use unicode_width::UnicodeWidthChar;
+
+/// Lines of context shown before and after a label.
+const CONTEXT: usize = 1;
+/// Columns of a tab stop (miette's default).
+const TAB: usize = 4;
+
+/// A labelled span: bytes `offset..offset + len` of the source.
+#[derive(Clone, Debug)]
+pub struct Label {
+    pub offset: usize,
+    pub len: usize,
+    pub text: String,
+}
+
+/// A label as drawn: its span, its style, its text's lines.
+struct Fancy<'a> {
+    offset: usize,
+    len: usize,
+    text: &'a str,
+    paint: Paint,
+    /// The label's lines, each styled.
+    parts: Vec<String>,
+}
+
+impl Fancy<'_> {
+    /// Same label text at the same span (miette compares labels so).
+    fn same(&self, o: &Fancy) -> bool {
+        self.offset == o.offset && self.len == o.len && self.text == o.text
+    }
+    fn end(&self) -> usize {
+        self.offset + self.len
+    }
+    /// The end of the span with an empty span counted as one byte.
+    fn end1(&self) -> usize {
+        self.offset + self.len.max(1)
+    }
+}
+
+/// One line of a snippet: its 1-based number, its bytes in the source
+/// (with the line break), its text (without).
+struct Line<'a> {
+    number: usize,
+    offset: usize,
+    length: usize,
+    text: &'a str,
+}
+
+impl Line<'_> {
+    fn end(&self) -> usize {
+        self.offset + self.length
+    }
+    fn only(&self, s: &Fancy) -> bool {
+        s.offset >= self.offset && s.end() <= self.end()
+    }
+    fn applies(&self, s: &Fancy) -> bool {
+        (s.offset >= self.offset && s.offset < self.end())
+            || (s.offset < self.offset && s.end1() > self.end())
+            || (s.end1() > self.offset && s.end1() <= self.end())
+    }
+    fn applies_gutter(&self, s: &Fancy) -> bool {
+        self.applies(s)
+            && !((s.offset >= self.offset && s.offset < self.end())
+                && (s.end1() > self.offset && s.end1() <= self.end()))
+    }
+    fn flyby(&self, s: &Fancy) -> bool {
+        s.offset < self.offset && s.end() > self.end()
+    }
+    fn starts(&self, s: &Fancy) -> bool {
+        s.offset >= self.offset
+    }
+    fn ends(&self, s: &Fancy) -> bool {
+        s.end() >= self.offset && s.end() <= self.end()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Single,
+    First,
+    Rest,
+}
+
+/// The lines a span is shown with: 1-based `first..=last` (`before` and
+/// `after` lines of context included) at bytes `from..to`.
+struct Window {
+    first: usize,
+    last: usize,
+    from: usize,
+    to: usize,
+}
+
+fn window(src: &SourceFile, offset: usize, len: usize, around: usize) -> Window {
+    let n = src.text.len();
+    let start = offset.min(n);
+    let end = offset.saturating_add(len).min(n);
+    let first = line_of(src, start).saturating_sub(around).max(1);
+    let last = (line_of(src, end) + around)
+        .min(src.line_count())
+        .max(first);
+    let from = src.line_start(first);
+    let to = if last < src.line_count() {
+        src.line_start(last + 1)
+    } else {
+        n
+    };
+    Window {
+        first,
+        last,
+        from,
+        to,
+    }
+}
+
+/// The 1-based line of a byte offset (within the text): `line_col(at).line`
+/// without counting the characters of the column, which is never needed.
+pub fn line_of(src: &SourceFile, at: usize) -> usize {
+    let (mut lo, mut hi) = (1, src.line_count());
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if src.line_start(mid) <= at {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
+/// The lines of a window, split as miette splits them: at LF and CRLF (a
+/// lone CR is part of the line; the printer has made it visible already).
+fn lines<'s>(src: &'s SourceFile, w: &Window) -> Vec<Line<'s>> {
+    let text = &src.text[..];
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(w.last + 1 - w.first);
+    let (mut at, mut number) = (w.from, w.first);
+    while at < w.to {
+        match bytes[at..w.to].iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                let end = if i > 0 && bytes[at + i - 1] == b'\r' {
+                    at + i - 1
+                } else {
+                    at + i
+                };
+                out.push(Line {
+                    number,
+                    offset: at,
+                    length: i + 1,
+                    text: &text[at..end],
+                });
+                at += i + 1;
+                number += 1;
+            }
+            None => {
+                // A final lone CR ended miette's count without a new line.
+                let number = if bytes[w.to - 1] == b'\r' {
+                    number - 1
+                } else {
+                    number
+                };
+                out.push(Line {
+                    number,
+                    offset: at,
+                    length: w.to - at,
+                    text: &text[at..w.to],
+                });
+                at = w.to;
+            }
+        }
+    }
+    out
+}
+
+/// Columns each character of `text` takes: tabs to the next stop, ANSI
+/// escapes none, others their (unicode-width 0.1) width.
+fn widths(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let (mut column, mut escaped) = (0, false);
+    text.chars().map(move |c| {
+        let width = match (escaped, c) {
+            (false, '\t') => TAB - column % TAB,
+            (false, '\x1b') => {
+                escaped = true;
+                0
+            }
+            (false, c) => c.width().unwrap_or(0),
+            (true, 'm') => {
+                escaped = false;
+                0
+            }
+            (true, _) => 0,
+        };
+        column += width;
+        width
+    })
+}
+
+/// The column of a byte offset on the line (inside a character: its first
+/// column when `start`, else past it); past the text: one column past it.
+fn visual_offset(line: &Line, offset: usize, start: bool) -> usize {
+    let mut i = offset - line.offset;
+    while i <= line.text.len() && !line.text.is_char_boundary(i) {
+        if start {
+            i -= 1;
+        } else {
+            i += 1;
+        }
+    }
+    let w: usize = widths(&line.text[..i.min(line.text.len())]).sum();
+    if i > line.text.len() { w + 1 } else { w }
+}
+
+fn spaces(out: &mut String, n: usize) {
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
+/// Draws the snippets of `labels` (in any order) from `src`, named `name`.
+pub fn render(out: &mut String, src: &SourceFile, name: &str, labels: &[Label], theme: &Theme) {
+    let mut order: Vec<&Label> = labels.iter().collect();
+    // miette's sort, so labels at one offset keep its order.
+    order.sort_unstable_by_key(|l| l.offset);
+    let fancy: Vec<Fancy> = order
+        .iter()
+        .zip(theme.highlights.iter().cycle())
+        .map(|(l, &paint)| Fancy {
+            offset: l.offset,
+            len: l.len,
+            text: &l.text,
+            paint,
+            parts: l.text.split('\n').map(|p| paint.wrap(p)).collect(),
+        })
+        .collect();
+    // Labels whose windows touch or overlap are shown as one snippet.
+    let mut contexts: Vec<(usize, usize, Window)> = Vec::new();
+    for l in &order {
+        let right = window(src, l.offset, l.len, CONTEXT);
+        if let Some((offset, len, left)) = contexts.last_mut()
+            && left.last + 1 >= right.first
+        {
+            let end = (*offset + *len).max(l.offset + l.len);
+            *len = end - *offset;
+            *left = window(src, *offset, *len, CONTEXT);
+            continue;
+        }
+        contexts.push((l.offset, l.len, right));
+    }
+    for (offset, len, w) in &contexts {
+        context(out, src, name, (*offset, *len), w, &fancy, theme);
+    }
+}
+
+fn context(
+    out: &mut String,
+    src: &SourceFile,
+    name: &str,
+    (offset, len): (usize, usize),
+    w: &Window,
+    all: &[Fancy],
+    theme: &Theme,
+) {
+    let lines = lines(src, w);
+    let primary = all
+        .iter()
+        .find(|l| offset <= l.offset && l.end() <= offset + len);
+    // Only labels that reach a line of the window can draw anything; the
+    // others are skipped up front (each keeps the style of its position).
+    let (lo, hi) = match (lines.first(), lines.last()) {
+        (Some(a), Some(b)) => (a.offset, b.end()),
+        _ => (0, 0),
+    };
+    let labels: Vec<&Fancy> = all
+        .iter()
+        .filter(|l| l.offset < hi && l.end1() > lo)
+        .collect();
+    let max_gutter = lines
+        .iter()
+        .map(|line| {
+            labels
+                .iter()
+                .filter(|l| !line.only(l) && line.applies_gutter(l))
+                .count()
+        })
+        .max()
+        .unwrap_or(0);
+    let lw = digits(lines.last().map_or(0, |l| l.number));
+    spaces(out, lw + 2);
+    out.push(theme::LTOP);
+    out.push(theme::HBAR);
+    let at = match primary {
+        Some(p) => line_of(src, p.offset.min(src.text.len())),
+        None => w.first,
+    };
+    out.push('[');
+    theme.link.open(out);
+    let _ = write!(out, "{name}:{at}:1");
+    theme.link.close(out);
+    out.push_str("]\n");
+    let g = Gutter {
+        max: max_gutter,
+        lw,
+        labels: &labels,
+    };
+    for line in &lines {
+        out.push(' ');
+        theme.linum.open(out);
+        let _ = write!(out, "{:lw$}", line.number);
+        theme.linum.close(out);
+        out.push(' ');
+        out.push(theme::VBAR);
+        out.push(' ');
+        g.line(out, line);
+        for (c, width) in line.text.chars().zip(widths(line.text)) {
+            if c == '\t' {
+                spaces(out, width);
+            } else {
+                out.push(c);
+            }
+        }
+        out.push('\n');
+        let single: Vec<&Fancy> = labels
+            .iter()
+            .copied()
+            .filter(|l| line.applies(l) && line.only(l))
+            .collect();
+        if !single.is_empty() {
+            g.no_linum(out);
+            g.highlight(out, line, Mode::Single);
+            g.single_line(out, line, &single);
+        }
+        for l in labels.iter().filter(|l| line.applies(l) && !line.only(l)) {
+            if line.ends(l) && !line.starts(l) {
+                g.multi_line_end(out, line, l);
+            }
+        }
+    }
+    spaces(out, lw + 2);
+    out.push(theme::LBOT);
+    out.extend(std::iter::repeat_n(theme::HBAR, 4));
+    out.push('\n');
+}
+
+fn digits(n: usize) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+/// What the gutter of a snippet is drawn from.
+struct Gutter<'g, 'a> {
+    max: usize,
+    /// Width of the line numbers.
+    lw: usize,
+    labels: &'g [&'g Fancy<'a>],
+}
+
+impl Gutter<'_, '_> {
+    fn no_linum(&self, out: &mut String) {
+        out.push(' ');
+        spaces(out, self.lw);
+        out.push(' ');
+        out.push(theme::VBAR_BREAK);
+        out.push(' ');
+    }
+
+    /// The gutter beside a source line: where multi-line spans start,
+    /// end or pass.
+    fn line(&self, out: &mut String, line: &Line) {
+        if self.max == 0 {
+            return;
+        }
+        let start = out.len();
+        let mut arrow = false;
+        for (i, l) in self
+            .labels
+            .iter()
+            .filter(|l| line.applies_gutter(l))
+            .enumerate()
+        {
+            let corner = if line.starts(l) {
+                theme::LTOP
+            } else if line.ends(l) {
+                theme::LCROSS
+            } else if line.flyby(l) {
+                l.paint.char(out, theme::VBAR);
+                continue;
+            } else {
+                out.push(' ');
+                continue;
+            };
+            l.paint.char(out, corner);
+            l.paint.repeat(out, theme::HBAR, self.max.saturating_sub(i));
+            l.paint.char(out, theme::RARROW);
+            arrow = true;
+            break;
+        }
+        // miette counts the characters of the styled gutter, escapes too.
+        let drawn = out[start..].chars().count();
+        spaces(
+            out,
+            if arrow { 1 } else { 3 } + self.max.saturating_sub(drawn),
+        );
+    }
+
+    /// The gutter beside an underline or label line.
+    fn highlight(&self, out: &mut String, line: &Line, mode: Mode) {
+        if self.max == 0 {
+            return;
+        }
+        let mut cols = 0;
+        for (i, l) in self
+            .labels
+            .iter()
+            .filter(|l| line.applies_gutter(l))
+            .enumerate()
+        {
+            if !line.only(l) && line.ends(l) {
+                let n = self.max.saturating_sub(i) + 2;
+                if mode == Mode::Rest {
+                    spaces(out, n);
+                } else {
+                    l.paint.char(out, theme::LBOT);
+                    l.paint
+                        .repeat(out, theme::HBAR, n - usize::from(mode == Mode::First));
+                }
+                cols += n + 1;
+                break;
+            }
+            l.paint.char(out, theme::VBAR);
+            cols += 1;
+        }
+        spaces(out, (self.max + 3).saturating_sub(cols));
+    }
+
+    /// Underlines of the labels on one line, then their texts, the last
+    /// label's first, each hanging from its underline.
+    fn single_line(&self, out: &mut String, line: &Line, single: &[&Fancy]) {
+        let mut highest = 0;
+        let mut vbars: Vec<(&Fancy, usize)> = Vec::with_capacity(single.len());
+        for l in single {
+            let start = visual_offset(line, l.offset, true).max(highest);
+            let end = if l.len == 0 {
+                start + 1
+            } else {
+                visual_offset(line, l.end(), false).max(start + 1)
+            };
+            let vbar = (start + end) / 2;
+            l.paint.open(out);
+            spaces(out, start.saturating_sub(highest));
+            out.extend(std::iter::repeat_n(theme::UNDERLINE, vbar - start));
+            out.push(if l.len == 0 {
+                theme::UARROW
+            } else {
+                theme::UNDERBAR
+            });
+            out.extend(std::iter::repeat_n(theme::UNDERLINE, end - vbar - 1));
+            l.paint.close(out);
+            highest = highest.max(end);
+            vbars.push((l, vbar));
+        }
+        out.push('\n');
+        for l in single.iter().rev() {
+            let many = l.parts.len() > 1;
+            for (k, part) in l.parts.iter().enumerate() {
+                let mode = match (many, k) {
+                    (false, _) => Mode::Single,
+                    (true, 0) => Mode::First,
+                    _ => Mode::Rest,
+                };
+                self.label_text(out, line, &vbars, l, part, mode);
+            }
+        }
+    }
+
+    fn label_text(
+        &self,
+        out: &mut String,
+        line: &Line,
+        vbars: &[(&Fancy, usize)],
+        l: &Fancy,
+        part: &str,
+        mode: Mode,
+    ) {
+        self.no_linum(out);
+        self.highlight(out, line, Mode::Single);
+        let mut at = 1;
+        for (o, vbar) in vbars {
+            while at < vbar + 1 {
+                out.push(' ');
+                at += 1;
+            }
+            if !o.same(l) {
+                o.paint.char(out, theme::VBAR);
+                at += 1;
+                continue;
+            }
+            l.paint.open(out);
+            match mode {
+                Mode::Single => {
+                    out.push(theme::LBOT);
+                    out.push(theme::HBAR);
+                    out.push(theme::HBAR);
+                }
+                Mode::First => {
+                    out.push(theme::LBOT);
+                    out.push(theme::HBAR);
+                    out.push(theme::RCROSS);
+                }
+                Mode::Rest => {
+                    out.push_str("  ");
+                    out.push(theme::VBAR);
+                }
+            }
+            out.push(' ');
+            out.push_str(part);
+            l.paint.close(out);
+            out.push('\n');
+            break;
+        }
+    }
+
+    /// The label of a multi-line span, at the line it ends on.
+    fn multi_line_end(&self, out: &mut String, line: &Line, l: &Fancy) {
+        self.no_linum(out);
+        let Some((first, rest)) = l.parts.split_first() else {
+            return;
+        };
+        if rest.is_empty() {
+            self.highlight(out, line, Mode::Single);
+            l.paint.char(out, theme::HBAR);
+        } else {
+            self.highlight(out, line, Mode::First);
+            l.paint.char(out, theme::RCROSS);
+        }
+        out.push(' ');
+        out.push_str(first);
+        out.push('\n');
+        for part in rest {
+            self.no_linum(out);
+            self.highlight(out, line, Mode::Rest);
+            l.paint.char(out, theme::VBAR);
+            out.push(' ');
+            out.push_str(part);
+            out.push('\n');
+        }
+    }
+}
