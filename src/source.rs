@@ -131,15 +131,10 @@ impl SourceFile {
         self.index.get_or_init(|| LineIndex {
             line_starts: line_starts(&self.text),
             char_marks: std::iter::once(0)
-                .chain(
-                    self.text
-                        .as_bytes()
-                        .chunks(MARK_STEP)
-                        .scan(0, |n, chunk| {
-                            *n += count_chars(chunk);
-                            Some(*n)
-                        }),
-                )
+                .chain(self.text.as_bytes().chunks(MARK_STEP).scan(0, |n, chunk| {
+                    *n += count_chars(chunk);
+                    Some(*n)
+                }))
                 .collect(),
         })
     }
@@ -179,7 +174,8 @@ impl SourceFile {
 
     /// Byte offset of the start of a 1-based line.
     pub fn line_start(&self, line: usize) -> usize {
-        self.index().line_starts
+        self.index()
+            .line_starts
             .get(line.saturating_sub(1))
             .copied()
             .unwrap_or(self.text.len())

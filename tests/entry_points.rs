@@ -271,7 +271,11 @@ fn naming_one_file_reports_on_it_what_the_whole_repository_run_does() {
     // SQL or Markdown): none of that may change what it says about the file.
     // Without the example's baseline, which turns those shortcuts off.
     let dir = tempfile::tempdir().unwrap();
-    common::copy_tree(&common::root().join("examples/violations"), dir.path(), None);
+    common::copy_tree(
+        &common::root().join("examples/violations"),
+        dir.path(),
+        None,
+    );
     let cfg = dir.path().join("platcheck.yaml");
     let text = std::fs::read_to_string(&cfg).unwrap();
     let without: String = text

@@ -235,21 +235,32 @@ fn overlapping_at_windows_of_one_rule_are_found() {
     let disjoint = list(&format!(
         "{}{}",
         item(1, "{id: EV140, at: [/spec/consumers/*/dlq/replay_tool]}"),
-        item(2, "{id: EV140, at: [/spec/consumers/*/read_model, /spec/ordering/repartition_plan]}")
+        item(
+            2,
+            "{id: EV140, at: [/spec/consumers/*/read_model, /spec/ordering/repartition_plan]}"
+        )
     ));
     assert_eq!(checklist::at_overlaps(&disjoint), Vec::<String>::new());
     // A wildcard meets a name, and a field meets a pointer under it.
     let wild = list(&format!(
         "{}{}",
         item(1, "{id: EV140, at: [/spec/consumers/*/dlq]}"),
-        item(2, "{id: EV140, at: [/spec/consumers/billing/dlq/replay_tool]}")
+        item(
+            2,
+            "{id: EV140, at: [/spec/consumers/billing/dlq/replay_tool]}"
+        )
     ));
     assert_eq!(
         checklist::at_overlaps(&wild),
-        ["t: EV140 in items 1 and 2: `/spec/consumers/*/dlq` and `/spec/consumers/billing/dlq/replay_tool` overlap"]
+        [
+            "t: EV140 in items 1 and 2: `/spec/consumers/*/dlq` and `/spec/consumers/billing/dlq/replay_tool` overlap"
+        ]
     );
     // An item without a window takes every finding, whichever comes first.
-    for (a, b) in [("EV140", "{id: EV140, at: [/spec/x]}"), ("{id: EV140, at: [/spec/x]}", "EV140")] {
+    for (a, b) in [
+        ("EV140", "{id: EV140, at: [/spec/x]}"),
+        ("{id: EV140, at: [/spec/x]}", "EV140"),
+    ] {
         let open = list(&format!("{}{}", item(1, a), item(2, b)));
         assert_eq!(
             checklist::at_overlaps(&open),
@@ -466,7 +477,13 @@ fn status_fixtures_say_why() {
     // tool exists, so EV140 has nothing to say on item 7).
     for c in &r.contracts {
         for i in &c.items {
-            assert_ne!(i.status, Status::NotMet, "{} item {}: {i:#?}", c.name, i.item.number);
+            assert_ne!(
+                i.status,
+                Status::NotMet,
+                "{} item {}: {i:#?}",
+                c.name,
+                i.item.number
+            );
         }
     }
     // not applicable: the condition from the contract's own values, and

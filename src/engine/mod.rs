@@ -206,7 +206,8 @@ fn analyze(
     }
     let mut notes = std::mem::take(&mut sink.notes);
     notes.dedup();
-    let (mut findings, mut waived, suppressions) = finish::finish(&ws, &settings, sink.reports, shown.as_deref());
+    let (mut findings, mut waived, suppressions) =
+        finish::finish(&ws, &settings, sink.reports, shown.as_deref());
     post::baseline(&settings, cwd, &mut ws, &mut findings, &mut waived)?;
     post::changed_only(&settings, cwd, &ws, &mut findings)?;
     let mut summary = Summary {

@@ -4,9 +4,9 @@
 use super::isolate;
 use super::loading::panic_text;
 use crate::catalog::RuleId;
+use crate::contracts::Kind;
 use crate::emit::{Report, Sink};
 use crate::registry::{Check, RuleCtx};
-use crate::contracts::Kind;
 use crate::source::{FileClass, Span};
 use crate::workspace::Workspace;
 use rayon::prelude::*;

@@ -51,7 +51,12 @@ fn absolute(p: &Path, cwd: &Path) -> PathBuf {
 /// engine drops the other files' reports before fixes, rendering and the
 /// suppression scan, which a one-file run would otherwise spend on the
 /// whole repository only for `restrict` to throw the results away.
-pub fn shown(files: &[SourceFile], named: &[PathBuf], cwd: &Path, config: Option<&str>) -> Vec<bool> {
+pub fn shown(
+    files: &[SourceFile],
+    named: &[PathBuf],
+    cwd: &Path,
+    config: Option<&str>,
+) -> Vec<bool> {
     files
         .iter()
         .map(|f| {
