@@ -62,7 +62,38 @@ pub struct Outcome {
     pub scope: Option<BTreeSet<String>>,
 }
 
+/// The findings of one file, in the final order (see `Outcome::by_file`).
+#[derive(Debug, Clone, Copy)]
+pub struct FileFindings<'a> {
+    /// The display path the findings name.
+    pub file: &'a str,
+    /// The index of the first of them in `Outcome::findings`.
+    pub at: usize,
+    pub findings: &'a [Finding],
+}
+
 impl Outcome {
+    /// The findings file by file, in the final sort order (by file first,
+    /// so each file's are consecutive): what a streaming printer writes one
+    /// file at a time. `findings` stays the whole sorted list.
+    pub fn by_file(&self) -> impl Iterator<Item = FileFindings<'_>> + '_ {
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            let first = self.findings.get(at)?;
+            let len = self.findings[at..]
+                .iter()
+                .take_while(|f| f.file == first.file)
+                .count();
+            let chunk = FileFindings {
+                file: &first.file,
+                at,
+                findings: &self.findings[at..at + len],
+            };
+            at += len;
+            Some(chunk)
+        })
+    }
+
     /// Whether findings about this file (display path) are reported.
     pub fn in_scope(&self, display: &str) -> bool {
         self.scope.as_ref().is_none_or(|s| s.contains(display))

@@ -88,6 +88,14 @@ pub struct SourceFile {
     pub display: String,
     pub path: std::path::PathBuf,
     pub text: Arc<str>,
+    /// Built on the first position asked for: a run that names one file
+    /// loads every file of the repository for context, and most of them
+    /// never get a finding or a suppression looked up.
+    index: std::sync::OnceLock<LineIndex>,
+}
+
+#[derive(Debug)]
+struct LineIndex {
     line_starts: Vec<usize>,
     /// Characters before every `MARK_STEP`th byte, so that a column on a
     /// very long line (60,000 statements on one line) costs a lookup plus
@@ -114,15 +122,21 @@ impl SourceFile {
         SourceFile {
             display: display.into(),
             path: path.into(),
-            line_starts: line_starts(text),
+            index: std::sync::OnceLock::new(),
+            text: Arc::from(text),
+        }
+    }
+
+    fn index(&self) -> &LineIndex {
+        self.index.get_or_init(|| LineIndex {
+            line_starts: line_starts(&self.text),
             char_marks: std::iter::once(0)
-                .chain(text.as_bytes().chunks(MARK_STEP).scan(0, |n, chunk| {
+                .chain(self.text.as_bytes().chunks(MARK_STEP).scan(0, |n, chunk| {
                     *n += count_chars(chunk);
                     Some(*n)
                 }))
                 .collect(),
-            text: Arc::from(text),
-        }
+        })
     }
 }
 
@@ -141,15 +155,16 @@ pub fn line_starts(text: &str) -> Vec<usize> {
 
 impl SourceFile {
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.index().line_starts.len()
     }
 
     /// The text of a 1-based line without its line ending.
     pub fn line_text(&self, line: usize) -> &str {
-        let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
+        let Some(&start) = self.index().line_starts.get(line.wrapping_sub(1)) else {
             return "";
         };
         let end = self
+            .index()
             .line_starts
             .get(line)
             .map_or(self.text.len(), |&e| e - 1);
@@ -159,7 +174,8 @@ impl SourceFile {
 
     /// Byte offset of the start of a 1-based line.
     pub fn line_start(&self, line: usize) -> usize {
-        self.line_starts
+        self.index()
+            .line_starts
             .get(line.saturating_sub(1))
             .copied()
             .unwrap_or(self.text.len())
@@ -168,11 +184,11 @@ impl SourceFile {
     /// 1-based line/column of a byte offset (clamped to the text).
     pub fn line_col(&self, offset: usize) -> LineCol {
         let offset = self.floor_char_boundary(offset.min(self.text.len()));
-        let idx = match self.line_starts.binary_search(&offset) {
+        let idx = match self.index().line_starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let start = self.line_starts[idx];
+        let start = self.index().line_starts[idx];
         let mut end = offset;
         // The `\r` of a CRLF is not a column of its own.
         if self.text[start..offset].ends_with('\r') && self.text[offset..].starts_with('\n') {
@@ -193,7 +209,7 @@ impl SourceFile {
     /// How many characters precede byte `at` (a char boundary).
     fn chars_before(&self, at: usize) -> usize {
         let mark = at / MARK_STEP;
-        let base = self.char_marks.get(mark).copied().unwrap_or(0);
+        let base = self.index().char_marks.get(mark).copied().unwrap_or(0);
         base + count_chars(&self.text.as_bytes()[mark * MARK_STEP..at])
     }
 
@@ -201,10 +217,10 @@ impl SourceFile {
     /// from the nearest character mark, so a column far along a very long
     /// line costs a binary search and at most `MARK_STEP` bytes.
     pub fn offset_of(&self, line: usize, column: usize) -> usize {
-        if line == 0 || line > self.line_starts.len() {
+        if line == 0 || line > self.index().line_starts.len() {
             return self.text.len();
         }
-        let start = self.line_starts[line - 1];
+        let start = self.index().line_starts[line - 1];
         let end = start + self.line_text(line).len();
         let want = self
             .chars_before(start)
@@ -212,11 +228,12 @@ impl SourceFile {
         // The last mark with no more than `want` characters before it: the
         // wanted character starts at or after it.
         let mark = self
+            .index()
             .char_marks
             .partition_point(|&n| n <= want)
             .saturating_sub(1);
         let (mut at, mut n) = if mark * MARK_STEP > start {
-            (mark * MARK_STEP, self.char_marks[mark])
+            (mark * MARK_STEP, self.index().char_marks[mark])
         } else {
             (start, self.chars_before(start))
         };

@@ -235,3 +235,94 @@ fn run_notes_count_only_the_named_contracts() {
     let cluster = notes(&["contracts/clusters/checkout-db.yaml"]);
     assert!(!cluster.iter().any(|n| unchecked(n)), "{cluster:?}");
 }
+
+/// What a run says about one file, compared across runs.
+fn about(o: &platcheck::engine::Outcome, file: &str) -> Vec<String> {
+    let shown = |f: &platcheck::finding::Finding| {
+        format!(
+            "{}:{}:{} {} {} {}",
+            f.file,
+            f.line,
+            f.column,
+            f.severity.as_str(),
+            f.rule,
+            f.message
+        )
+    };
+    let mut out: Vec<String> = o
+        .findings
+        .iter()
+        .filter(|f| f.file == file)
+        .map(shown)
+        .collect();
+    out.extend(
+        o.waived
+            .iter()
+            .filter(|w| w.finding.file == file)
+            .map(|w| format!("waived {}", shown(&w.finding))),
+    );
+    out
+}
+
+#[test]
+fn naming_one_file_reports_on_it_what_the_whole_repository_run_does() {
+    // The named run loads the whole repository but runs, fixes and renders
+    // only for the named file (and skips the contract rules when it names
+    // SQL or Markdown): none of that may change what it says about the file.
+    // Without the example's baseline, which turns those shortcuts off.
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_tree(
+        &common::root().join("examples/violations"),
+        dir.path(),
+        None,
+    );
+    let cfg = dir.path().join("platcheck.yaml");
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    let without: String = text
+        .lines()
+        .filter(|l| !l.starts_with("baseline:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(without, text, "the example has a baseline line");
+    std::fs::write(&cfg, without).unwrap();
+    let run = |p: &str| {
+        platcheck::engine::run(
+            &[std::path::PathBuf::from(p)],
+            dir.path(),
+            &platcheck::settings::Overrides::default(),
+        )
+        .unwrap()
+    };
+    let whole = run(".");
+    let mut files: Vec<String> = whole
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| whole.classes[*i].is_some())
+        .map(|(_, f)| f.display.clone())
+        .collect();
+    files.sort();
+    files.dedup();
+    let kinds = |ext: &str| files.iter().filter(|f| f.ends_with(ext)).count();
+    assert!(
+        kinds(".sql") >= 20 && kinds(".md") >= 5 && kinds(".yaml") >= 10,
+        "{files:?}"
+    );
+    let mut compared = 0;
+    for f in &files {
+        let expected = about(&whole, f);
+        let named = run(f);
+        assert_eq!(about(&named, f), expected, "{f}");
+        // Nothing about any other file but the config.
+        assert!(
+            named
+                .findings
+                .iter()
+                .all(|x| &x.file == f || Some(&x.file) == named.config.as_ref()),
+            "{f}: {:#?}",
+            named.findings
+        );
+        compared += usize::from(!expected.is_empty());
+    }
+    assert!(compared >= 20, "only {compared} files had findings");
+}

@@ -114,6 +114,8 @@ fn checklists_agree_with_rules_schemas_and_reference() {
             (1..=c.items.len() as u32).collect::<Vec<_>>(),
             "{path}"
         );
+        // A rule serving several items takes disjoint `at:` windows in each.
+        assert_eq!(checklist::at_overlaps(c), Vec::<String>::new(), "{path}");
         let root = schema(c);
         let mut seen: Vec<(RuleId, u32)> = Vec::new();
         for item in &c.items {
@@ -214,6 +216,56 @@ fn checklists_agree_with_rules_schemas_and_reference() {
     for id in NO_ITEM {
         let rule = RuleId::parse(id).unwrap();
         assert!(checklist::items_deciding(rule).is_empty(), "{id}");
+    }
+}
+
+#[test]
+fn overlapping_at_windows_of_one_rule_are_found() {
+    let list = |items: &str| {
+        checklist::parse(&format!(
+            "id: t\ntitle: T\nkind: EventBoundary\nsource: s\nitems:\n{items}"
+        ))
+        .unwrap()
+    };
+    let item = |n: u32, rules: &str| {
+        format!(
+            "  - number: {n}\n    title: t\n    text: t\n    source: s\n    evidence: [/spec/a]\n    rules: [{rules}]\n"
+        )
+    };
+    let disjoint = list(&format!(
+        "{}{}",
+        item(1, "{id: EV140, at: [/spec/consumers/*/dlq/replay_tool]}"),
+        item(
+            2,
+            "{id: EV140, at: [/spec/consumers/*/read_model, /spec/ordering/repartition_plan]}"
+        )
+    ));
+    assert_eq!(checklist::at_overlaps(&disjoint), Vec::<String>::new());
+    // A wildcard meets a name, and a field meets a pointer under it.
+    let wild = list(&format!(
+        "{}{}",
+        item(1, "{id: EV140, at: [/spec/consumers/*/dlq]}"),
+        item(
+            2,
+            "{id: EV140, at: [/spec/consumers/billing/dlq/replay_tool]}"
+        )
+    ));
+    assert_eq!(
+        checklist::at_overlaps(&wild),
+        [
+            "t: EV140 in items 1 and 2: `/spec/consumers/*/dlq` and `/spec/consumers/billing/dlq/replay_tool` overlap"
+        ]
+    );
+    // An item without a window takes every finding, whichever comes first.
+    for (a, b) in [
+        ("EV140", "{id: EV140, at: [/spec/x]}"),
+        ("{id: EV140, at: [/spec/x]}", "EV140"),
+    ] {
+        let open = list(&format!("{}{}", item(1, a), item(2, b)));
+        assert_eq!(
+            checklist::at_overlaps(&open),
+            ["t: EV140 in items 1 and 2: one of them takes every finding (no `at:`)"]
+        );
     }
 }
 
@@ -421,6 +473,19 @@ fn status_fixtures_say_why() {
         ["it is turned off in platcheck.yaml"]
     );
     assert!(how("billing-db", 10)[0].starts_with("no SQL file under migrations was among"));
+    // What the fixture is named for: nothing in it is not met (its replay
+    // tool exists, so EV140 has nothing to say on item 7).
+    for c in &r.contracts {
+        for i in &c.items {
+            assert_ne!(
+                i.status,
+                Status::NotMet,
+                "{} item {}: {i:#?}",
+                c.name,
+                i.item.number
+            );
+        }
+    }
     // not applicable: the condition from the contract's own values, and
     // excluded from the denominator.
     let (o, f) = build("not-applicable");

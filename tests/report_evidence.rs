@@ -479,6 +479,31 @@ fn a_value_that_failed_its_enum_is_invalid_not_missing() {
         html.contains("<li class=\"invalid\" data-field=\"/spec/engine/product\">invalid: "),
         "{html}"
     );
+    // The JSON report lists it too (it had only the finding, under `findings`).
+    let json: Value =
+        serde_json::from_str(&report::render_model(Format::Json, &r, &Options::default())).unwrap();
+    let items = json["contracts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "orders-db")
+        .unwrap()["items"]
+        .as_array()
+        .unwrap();
+    let first = items.iter().find(|i| i["number"] == 1).unwrap();
+    assert_eq!(first["invalid"].as_array().unwrap().len(), 1, "{first}");
+    assert_eq!(first["invalid"][0]["field"], "engine.product");
+    assert_eq!(first["invalid"][0]["pointer"], "/spec/engine/product");
+    assert_eq!(first["invalid"][0]["finding"]["rule"], "PC004");
+    assert_eq!(first["invalid"][0]["finding"]["line"], 15);
+    assert!(
+        first["missing"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["field"] != "engine.product"),
+        "{first}"
+    );
 }
 
 #[test]

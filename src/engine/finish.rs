@@ -11,15 +11,21 @@ use crate::settings::Settings;
 use crate::suppress;
 use crate::workspace::Workspace;
 
-/// Applies suppressions and severity overrides and renders the findings.
+/// Applies suppressions and severity overrides and renders the findings
+/// (suppressions scanned only in the `shown` files when given).
 pub(super) fn finish(
     ws: &Workspace,
     settings: &Settings,
     reports: Vec<Report>,
     notes: &mut Vec<String>,
+    shown: Option<&[bool]>,
 ) -> (Vec<Finding>, Vec<Waived>, Vec<suppress::Suppression>) {
     let mut sups = Vec::new();
     for (i, src) in ws.files.iter().enumerate() {
+        // Suppressions in files the run does not report on hide nothing shown.
+        if shown.is_some_and(|s| !s.get(i).copied().unwrap_or(true)) {
+            continue;
+        }
         let class = ws.classes[i].unwrap_or(FileClass::Yaml);
         sups.extend(suppress::scan(i, src, class, settings.today));
     }

@@ -5,7 +5,7 @@ use crate::discover::{self, Candidate, FileClass};
 use crate::emit::{Report, Sink};
 use crate::finding::Severity;
 // The outcome is model data; it is re-exported here, where it is made.
-pub use crate::outcome::{Outcome, Summary, Waived, WaivedBy};
+pub use crate::outcome::{FileFindings, Outcome, Summary, Waived, WaivedBy};
 use crate::registry::{Analyses, RuleCtx};
 use crate::settings::{Overrides, Settings, SettingsError};
 use crate::source::{SourceFile, Span};
@@ -175,7 +175,23 @@ fn analyze(
         settings: &settings,
         analyses: &analyses,
     };
-    rules::run(&ctx, &mut sink);
+    // A run limited to named files runs, fixes, renders and scans
+    // suppressions only for them (`scope::restrict` would drop the rest
+    // afterwards). Not with a baseline: its entries for the other files
+    // would read as stale.
+    let shown = settings
+        .report_only
+        .as_ref()
+        .filter(|_| settings.baseline.is_none())
+        .map(|named| scope::shown(&ws.files, named, cwd, config.as_deref()));
+    let skip = shown.as_ref().map_or_else(rules::Skip::default, |shown| {
+        rules::skip_for(&ws, shown, config.as_deref())
+    });
+    rules::run(&ctx, &mut sink, skip);
+    if let Some(shown) = &shown {
+        sink.reports
+            .retain(|r| r.rule == RuleId::PC000 || shown.get(r.file).copied().unwrap_or(true));
+    }
     for r in &mut sink.reports {
         r.fix = crate::fix::compute(&ctx, r);
     }
@@ -191,7 +207,7 @@ fn analyze(
     let mut notes = std::mem::take(&mut sink.notes);
     notes.dedup();
     let (mut findings, mut waived, suppressions) =
-        finish::finish(&ws, &settings, sink.reports, &mut notes);
+        finish::finish(&ws, &settings, sink.reports, &mut notes, shown.as_deref());
     post::baseline(&settings, cwd, &mut ws, &mut findings, &mut waived)?;
     post::changed_only(&settings, cwd, &ws, &mut findings)?;
     let mut summary = Summary {

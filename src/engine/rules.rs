@@ -4,13 +4,17 @@
 use super::isolate;
 use super::loading::panic_text;
 use crate::catalog::RuleId;
+use crate::contracts::Kind;
 use crate::emit::{Report, Sink};
 use crate::registry::{Check, RuleCtx};
-use crate::source::Span;
+use crate::source::{FileClass, Span};
+use crate::workspace::Workspace;
 use rayon::prelude::*;
 
-/// Runs every rule this run enables and adds their reports and notes to `sink`.
-pub(super) fn run(ctx: &RuleCtx, sink: &mut Sink) {
+/// Runs every rule this run enables and adds their reports and notes to
+/// `sink`, except the contract families `skip` says cannot report on what
+/// the run shows.
+pub(super) fn run(ctx: &RuleCtx, sink: &mut Sink, skip: Skip) {
     let settings = ctx.settings;
     // `platcheck probe` runs the probe family only (the loader's PC
     // findings still come through: a contract it cannot read is not probed).
@@ -19,6 +23,7 @@ pub(super) fn run(ctx: &RuleCtx, sink: &mut Sink) {
         .par_iter()
         .filter(|e| settings.runs(e.id))
         .filter(|e| !only_probe || crate::rules::pr::covers(e.id))
+        .filter(|e| !skip.skips(e.id))
         .filter_map(|e| match e.check {
             Check::Workspace(check) => Some((e.id, check)),
             Check::Engine => None,
@@ -48,5 +53,47 @@ pub(super) fn run(ctx: &RuleCtx, sink: &mut Sink) {
     for mut local in per_rule {
         sink.reports.append(&mut local.reports);
         sink.notes.append(&mut local.notes);
+    }
+}
+
+/// Contract families a run limited to named files need not run. Each CL
+/// rule reports only through `Contract::report` on the clusters it loops
+/// over, each EV and XR rule on the boundaries it loops over (EV053 also on
+/// the boundary's payload schema file), and their notes only for reported
+/// contracts; so when no shown file holds a contract of the kind (and none
+/// is a file that could be a payload schema), the family's findings would
+/// all be dropped by `scope::restrict`. `tests/entry_points.rs` compares a
+/// named run with the whole run file by file.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Skip {
+    pub clusters: bool,
+    pub boundaries: bool,
+}
+
+impl Skip {
+    fn skips(self, id: RuleId) -> bool {
+        match &id.as_str()[..2] {
+            "CL" => self.clusters,
+            "EV" | "XR" => self.boundaries,
+            _ => false,
+        }
+    }
+}
+
+/// What a run that shows only the `shown` files (by index) need not run.
+pub(super) fn skip_for(ws: &Workspace, shown: &[bool], config: Option<&str>) -> Skip {
+    let on = |i: usize| shown.get(i).copied().unwrap_or(true);
+    let holds = |kind: Kind| ws.contracts.iter().any(|c| c.kind == kind && on(c.file));
+    // A shown file that is neither SQL, Markdown, the config nor a contract
+    // (a YAML that failed to load, a payload schema): run everything.
+    let other = ws.files.iter().enumerate().any(|(i, f)| {
+        on(i)
+            && config != Some(f.display.as_str())
+            && !matches!(ws.classes[i], Some(FileClass::Sql | FileClass::Markdown))
+            && !ws.contracts.iter().any(|c| c.file == i)
+    });
+    Skip {
+        clusters: !other && !holds(Kind::Cluster),
+        boundaries: !other && !holds(Kind::EventBoundary),
     }
 }

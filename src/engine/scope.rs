@@ -6,7 +6,7 @@
 use crate::finding::Severity;
 use crate::outcome::Outcome;
 use crate::settings::Settings;
-use crate::source::normalize;
+use crate::source::{SourceFile, normalize};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -46,13 +46,36 @@ fn absolute(p: &Path, cwd: &Path) -> PathBuf {
     }
 }
 
+/// Which files of the workspace (by index) a scoped run reports on: the
+/// named ones, and the config file (its problems concern the run). The
+/// engine drops the other files' reports before fixes, rendering and the
+/// suppression scan, which a one-file run would otherwise spend on the
+/// whole repository only for `restrict` to throw the results away.
+pub fn shown(
+    files: &[SourceFile],
+    named: &[PathBuf],
+    cwd: &Path,
+    config: Option<&str>,
+) -> Vec<bool> {
+    files
+        .iter()
+        .map(|f| {
+            within(named, &f.path, cwd)
+                || within(named, Path::new(&f.display), cwd)
+                || config == Some(f.display.as_str())
+        })
+        .collect()
+}
+
+fn within(named: &[PathBuf], path: &Path, cwd: &Path) -> bool {
+    let p = normalize(&absolute(path, cwd));
+    named.iter().any(|n| p.starts_with(n))
+}
+
 /// Keeps the findings and waivers of the named files. The
 /// config file's own problems and internal errors stay: they concern the run.
 pub fn restrict(outcome: &mut Outcome, named: &[PathBuf], cwd: &Path) {
-    let within = |path: &Path| {
-        let p = normalize(&absolute(path, cwd));
-        named.iter().any(|n| p.starts_with(n))
-    };
+    let within = |path: &Path| within(named, path, cwd);
     let mut shown: BTreeSet<String> = BTreeSet::new();
     let mut files = 0;
     for (i, f) in outcome.files.iter().enumerate() {

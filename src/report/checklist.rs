@@ -302,6 +302,54 @@ pub fn sources() -> &'static [(&'static str, &'static str)] {
     &SOURCES
 }
 
+/// Where two items would both take the same finding of a rule they share:
+/// a rule may serve several items only with `at:` windows that no pointer
+/// falls under twice (a finding decides one item), and every one of those
+/// items must give its window (an item without `at:` takes all of them).
+/// One line per clash; empty when the windows are disjoint.
+pub fn at_overlaps(c: &Checklist) -> Vec<String> {
+    let mut clashes = Vec::new();
+    let mut taken: Vec<(RuleId, u32, &[String])> = Vec::new();
+    for item in &c.items {
+        for spec in &item.rules {
+            for id in spec.expand() {
+                for &(other_id, other, window) in &taken {
+                    if other_id != id || other == item.number {
+                        continue;
+                    }
+                    let clash = if window.is_empty() || spec.at().is_empty() {
+                        Some("one of them takes every finding (no `at:`)".to_string())
+                    } else {
+                        window.iter().find_map(|a| {
+                            spec.at()
+                                .iter()
+                                .find(|b| patterns_meet(a, b))
+                                .map(|b| format!("`{a}` and `{b}` overlap"))
+                        })
+                    };
+                    if let Some(why) = clash {
+                        clashes.push(format!(
+                            "{}: {id} in items {other} and {}: {why}",
+                            c.id, item.number
+                        ));
+                    }
+                }
+                taken.push((id, item.number, spec.at()));
+            }
+        }
+    }
+    clashes
+}
+
+/// Whether some pointer lies under both field patterns (as
+/// `evidence::under_pattern` matches them: `*` is any one segment, and a
+/// pointer under a field is under it): their common leading segments agree.
+fn patterns_meet(a: &str, b: &str) -> bool {
+    let a = a.trim_start_matches('/').split('/');
+    let b = b.trim_start_matches('/').split('/');
+    a.zip(b).all(|(x, y)| x == "*" || y == "*" || x == y)
+}
+
 /// `data-platform/10 Migration coordination` for every item whose rules
 /// name `rule` (for `platcheck rule`).
 pub fn items_deciding(rule: RuleId) -> Vec<String> {

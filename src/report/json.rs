@@ -165,6 +165,9 @@ struct JsonItem<'a> {
     rules: Vec<&'a str>,
     evidence: Vec<Field<'a>>,
     missing: Vec<MissingField<'a>>,
+    /// Fields written with a value their schema refuses: the markdown and
+    /// HTML reports list them, so a dashboard must see them too.
+    invalid: Vec<InvalidField<'a>>,
     falls_short: Vec<Short<'a>>,
     not_checked: Vec<Unchecked<'a>>,
     findings: Vec<JsonFinding<'a>>,
@@ -185,6 +188,14 @@ struct MissingField<'a> {
     pointer: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     why: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct InvalidField<'a> {
+    field: &'a str,
+    pointer: &'a str,
+    /// The finding that refused the value (it says what to write).
+    finding: JsonFinding<'a>,
 }
 
 #[derive(Serialize)]
@@ -255,6 +266,15 @@ fn item<'a>(i: &'a ItemResult) -> JsonItem<'a> {
                 field: &m.label,
                 pointer: &m.pointer,
                 why: m.why.as_deref(),
+            })
+            .collect(),
+        invalid: i
+            .invalid
+            .iter()
+            .map(|v| InvalidField {
+                field: &v.label,
+                pointer: &v.pointer,
+                finding: convert(v.finding),
             })
             .collect(),
         falls_short: i

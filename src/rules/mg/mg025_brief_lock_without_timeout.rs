@@ -5,7 +5,7 @@
 //! speaks only for files MG030 is turned off for (cold tables not gated,
 //! the hot ones still are), so one migration never gets the same advice
 //! twice.
-use super::common::{self as c};
+use super::common::{self as c, BySize};
 use crate::catalog::RuleId;
 use crate::emit::Sink;
 use crate::registry::RuleCtx;
@@ -31,17 +31,19 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                         .is_some_and(|t| fa.ctx.heat(&t.name) != Heat::Normal)
             });
             let Some(e) = hit else { continue };
-            let t = e
-                .table
-                .as_ref()
-                .map(|t| c::describe(fa, t))
-                .unwrap_or_default();
-            sink.push(
-                c::report(ctx, RuleId::MG025, fa, st)
-                    .var("what", &locks::pg(e.key).statement)
-                    .var("table", t)
-                    .var("locks", c::locks_text(fa, st)),
-            );
+            let Some(table) = e.table.as_ref() else {
+                continue;
+            };
+            let mut report = c::report(ctx, RuleId::MG025, fa, st)
+                .var("what", &locks::pg(e.key).statement)
+                .var("table", c::describe(fa, table))
+                .var("locks", c::locks_text(fa, st))
+                .by_size(fa, &[table]);
+            // Only the size note of the other locking rules (an undeclared
+            // table must not read like a measured hot one): a brief lock
+            // stays a warning whatever the heat, as MG025.md says.
+            report.severity = None;
+            sink.push(report);
         }
     }
 }
