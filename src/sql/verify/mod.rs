@@ -22,6 +22,7 @@ pub mod pg;
 mod pg_exec;
 mod pg_observe;
 mod pg_pool;
+mod pg_scans;
 pub mod pg_watch;
 pub mod refusal;
 pub mod render;
@@ -71,6 +72,14 @@ pub struct Prediction {
     /// The relations in `locks` that are indexes, views or sequences.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub secondary: Vec<String>,
+    /// PostgreSQL: tables the statement reads in full (the lock table's
+    /// scanning rows), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scans: Vec<String>,
+    /// PostgreSQL: tables a row statement's query plan reads in full or not
+    /// (its WHERE and the indexes decide, not the lock table).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub maybe_scans: Vec<String>,
 }
 
 /// What the server did with one statement.
@@ -111,9 +120,23 @@ pub struct Observed {
     /// Not replayed, and why (transaction control, verify's own timeouts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
-    /// Watched from a second session (statements that cannot run in a transaction).
+    /// Watched from a second session (statements that cannot run in a
+    /// transaction): its locks were sampled, not read before COMMIT.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub watched: bool,
+    /// PostgreSQL: tables that existed before and were read in full
+    /// (`pg_scans`), sorted. `None`: not observed (a recording from before
+    /// verify counted scans, a server older than 15, `track_counts` off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scans: Option<Vec<String>>,
+    /// PostgreSQL: tables whose relfilenode changed (read by the rewrite,
+    /// or emptied by TRUNCATE): their scans are the rewrite's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rewritten: Vec<String>,
+    /// PostgreSQL: partitioned tables among the predicted relations: no
+    /// rows of their own, so no scan of their own (their partitions' are).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub partitioned: Vec<String>,
     /// Not sent: it acts outside the scratch database (MG901).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub withheld: Option<Withheld>,
@@ -144,12 +167,12 @@ pub struct StmtReport {
 impl StmtReport {
     /// One statement's row: what the lock table predicts next to what the
     /// server did (the same for every dialect).
-    pub fn new(script: &Script, st: &Stmt, observed: Observed) -> StmtReport {
+    pub fn new(script: &Script, lines: &Lines, st: &Stmt, observed: Observed) -> StmtReport {
         let text = &script.text[st.span.start..st.span.end];
         let predicted = predict(st);
         StmtReport {
             file: script.name.clone(),
-            line: line_of(&script.text, st.span.start),
+            line: lines.line_col(st.span.start).0,
             index: st.index,
             statement: head(text),
             disagreements: compare::compare(&predicted, &observed),
@@ -224,6 +247,7 @@ impl Default for Options {
 /// (`--allow-cluster-wide`).
 pub fn gatekeep(
     script: &Script,
+    lines: &Lines,
     st: &Stmt,
     policy: &gate::Policy,
     enforce: bool,
@@ -237,7 +261,7 @@ pub fn gatekeep(
             ..Observed::default()
         }),
         gate::Verdict::Withhold(e) => {
-            let (line, column) = line_col(&script.text, st.span.start + e.at);
+            let (line, column) = lines.line_col(st.span.start + e.at);
             Some(Observed {
                 withheld: Some(Withheld {
                     line,
@@ -250,14 +274,32 @@ pub fn gatekeep(
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let column = text
-        .get(line_start..offset)
-        .map_or(1, |s| s.chars().count() + 1);
-    (line_of(text, offset), column)
+/// A script's line index, built once: a position costs a binary search
+/// (not a walk from the start of the file for every statement), and LF,
+/// CRLF and a lone CR each end a line, as everywhere else (`SourceFile`).
+pub struct Lines {
+    src: crate::source::SourceFile,
+    /// `SourceFile` drops a leading BOM; offsets into the script shift by it.
+    bom: usize,
+}
+
+impl Lines {
+    pub fn new(script: &Script) -> Lines {
+        Lines {
+            src: crate::source::SourceFile::new(&script.name, &script.name, &script.text),
+            bom: if script.text.starts_with('\u{feff}') {
+                '\u{feff}'.len_utf8()
+            } else {
+                0
+            },
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset in the script.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let lc = self.src.line_col(offset.saturating_sub(self.bom));
+        (lc.line, lc.column)
+    }
 }
 
 pub fn dialect_name(d: Dialect) -> &'static str {
@@ -318,6 +360,7 @@ pub fn analyse_in(scripts: &[Script], ctx: FileCtx) -> Vec<FileAnalysis> {
 }
 
 pub fn predict(st: &Stmt) -> Prediction {
+    let scans = predicted_scans(st);
     Prediction {
         keys: st.effects.iter().map(|e| e.key.to_string()).collect(),
         locks: st
@@ -342,12 +385,48 @@ pub fn predict(st: &Stmt) -> Prediction {
         lock_exclusive: st.plan.is_some_and(|p| p.exclusive),
         refused: st.refused.clone(),
         secondary: st.secondary.clone(),
+        scans: scans.certain,
+        maybe_scans: scans.planned,
     }
 }
 
-/// 1-based line of a byte offset.
-pub fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())].matches('\n').count() + 1
+struct Scans {
+    certain: Vec<String>,
+    planned: Vec<String>,
+}
+
+/// The tables a PostgreSQL statement reads in full, by the lock table: the
+/// table of each row that scans (unless a condition removes the scan). The
+/// rows are read where they live: a row whose other relations are the
+/// partitions (ATTACH, an index on a partitioned table) or the referencing
+/// tables (a foreign key validated again) scans those too. A row
+/// statement's scan is its plan's (`planned`). MySQL/MariaDB (a plan):
+/// none, the algorithm says it.
+fn predicted_scans(st: &Stmt) -> Scans {
+    let mut s = Scans {
+        certain: Vec::new(),
+        planned: Vec::new(),
+    };
+    if st.plan.is_some() {
+        return s;
+    }
+    let dml = matches!(st.op, Some(super::ops::Op::Dml { .. }));
+    for e in st.effects.iter().filter(|e| !e.conditional) {
+        let row = super::locks::pg(e.key);
+        if !row.scan || e.covered {
+            continue;
+        }
+        let out = if dml { &mut s.planned } else { &mut s.certain };
+        out.extend(e.table.iter().map(|t| t.name.clone()));
+        if matches!(row.other_relation.as_str(), "partition" | "referencing") {
+            out.extend(e.other.iter().map(|t| t.name.clone()));
+        }
+    }
+    for l in [&mut s.certain, &mut s.planned] {
+        l.sort();
+        l.dedup();
+    }
+    s
 }
 
 /// The statement's first line, for tables and messages.
@@ -368,5 +447,24 @@ pub struct VerifyError(pub String);
 impl std::fmt::Display for VerifyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::{Lines, Script};
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_a_lone_cr_and_skip_a_bom() {
+        let s = Script {
+            name: "up.sql".into(),
+            text: "\u{feff}SELECT 1;\rSELECT 2;\r\nSELECT é, 3;\nX".into(),
+        };
+        let l = Lines::new(&s);
+        let at = |needle: &str| s.text.find(needle).unwrap();
+        assert_eq!(l.line_col(at("SELECT 1")), (1, 1));
+        assert_eq!(l.line_col(at("SELECT 2")), (2, 1));
+        assert_eq!(l.line_col(at("3;")), (3, 11));
+        assert_eq!(l.line_col(at("X")), (4, 1));
     }
 }
