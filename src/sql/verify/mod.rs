@@ -17,6 +17,7 @@ mod gate_pg;
 mod gate_tests;
 mod history_scripts;
 pub mod limits;
+mod lines;
 pub mod my;
 pub mod pg;
 mod pg_exec;
@@ -24,6 +25,7 @@ mod pg_observe;
 mod pg_pool;
 mod pg_scans;
 pub mod pg_watch;
+mod predict;
 pub mod refusal;
 pub mod render;
 pub mod scratch;
@@ -35,6 +37,8 @@ use super::analysis::{self, FileAnalysis, Stmt};
 use super::context::FileCtx;
 use super::schema::Model;
 use super::{Dialect, Version};
+pub use lines::Lines;
+pub use predict::predict;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -274,34 +278,6 @@ pub fn gatekeep(
     }
 }
 
-/// A script's line index, built once: a position costs a binary search
-/// (not a walk from the start of the file for every statement), and LF,
-/// CRLF and a lone CR each end a line, as everywhere else (`SourceFile`).
-pub struct Lines {
-    src: crate::source::SourceFile,
-    /// `SourceFile` drops a leading BOM; offsets into the script shift by it.
-    bom: usize,
-}
-
-impl Lines {
-    pub fn new(script: &Script) -> Lines {
-        Lines {
-            src: crate::source::SourceFile::new(&script.name, &script.name, &script.text),
-            bom: if script.text.starts_with('\u{feff}') {
-                '\u{feff}'.len_utf8()
-            } else {
-                0
-            },
-        }
-    }
-
-    /// 1-based line and column (in characters) of a byte offset in the script.
-    pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let lc = self.src.line_col(offset.saturating_sub(self.bom));
-        (lc.line, lc.column)
-    }
-}
-
 pub fn dialect_name(d: Dialect) -> &'static str {
     match d {
         Dialect::Postgres => "postgres",
@@ -359,76 +335,6 @@ pub fn analyse_in(scripts: &[Script], ctx: FileCtx) -> Vec<FileAnalysis> {
         .collect()
 }
 
-pub fn predict(st: &Stmt) -> Prediction {
-    let scans = predicted_scans(st);
-    Prediction {
-        keys: st.effects.iter().map(|e| e.key.to_string()).collect(),
-        locks: st
-            .locks
-            .iter()
-            .map(|(n, m)| LockObs {
-                relation: n.name.clone(),
-                mode: m.as_str().to_string(),
-            })
-            .collect(),
-        maybe: st
-            .maybe_locks
-            .iter()
-            .map(|(n, m)| LockObs {
-                relation: n.name.clone(),
-                mode: m.as_str().to_string(),
-            })
-            .collect(),
-        rewrite: st.rewrite,
-        algorithm: st.plan.map(|p| p.algorithm.as_str().to_string()),
-        lock_none: st.plan.map(|p| p.concurrent_dml),
-        lock_exclusive: st.plan.is_some_and(|p| p.exclusive),
-        refused: st.refused.clone(),
-        secondary: st.secondary.clone(),
-        scans: scans.certain,
-        maybe_scans: scans.planned,
-    }
-}
-
-struct Scans {
-    certain: Vec<String>,
-    planned: Vec<String>,
-}
-
-/// The tables a PostgreSQL statement reads in full, by the lock table: the
-/// table of each row that scans (unless a condition removes the scan). The
-/// rows are read where they live: a row whose other relations are the
-/// partitions (ATTACH, an index on a partitioned table) or the referencing
-/// tables (a foreign key validated again) scans those too. A row
-/// statement's scan is its plan's (`planned`). MySQL/MariaDB (a plan):
-/// none, the algorithm says it.
-fn predicted_scans(st: &Stmt) -> Scans {
-    let mut s = Scans {
-        certain: Vec::new(),
-        planned: Vec::new(),
-    };
-    if st.plan.is_some() {
-        return s;
-    }
-    let dml = matches!(st.op, Some(super::ops::Op::Dml { .. }));
-    for e in st.effects.iter().filter(|e| !e.conditional) {
-        let row = super::locks::pg(e.key);
-        if !row.scan || e.covered {
-            continue;
-        }
-        let out = if dml { &mut s.planned } else { &mut s.certain };
-        out.extend(e.table.iter().map(|t| t.name.clone()));
-        if matches!(row.other_relation.as_str(), "partition" | "referencing") {
-            out.extend(e.other.iter().map(|t| t.name.clone()));
-        }
-    }
-    for l in [&mut s.certain, &mut s.planned] {
-        l.sort();
-        l.dedup();
-    }
-    s
-}
-
 /// The statement's first line, for tables and messages.
 pub fn head(text: &str) -> String {
     let first = text.lines().next().unwrap_or("").trim();
@@ -447,24 +353,5 @@ pub struct VerifyError(pub String);
 impl std::fmt::Display for VerifyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
-    }
-}
-
-#[cfg(test)]
-mod line_tests {
-    use super::{Lines, Script};
-
-    #[test]
-    fn lines_end_at_lf_crlf_and_a_lone_cr_and_skip_a_bom() {
-        let s = Script {
-            name: "up.sql".into(),
-            text: "\u{feff}SELECT 1;\rSELECT 2;\r\nSELECT é, 3;\nX".into(),
-        };
-        let l = Lines::new(&s);
-        let at = |needle: &str| s.text.find(needle).unwrap();
-        assert_eq!(l.line_col(at("SELECT 1")), (1, 1));
-        assert_eq!(l.line_col(at("SELECT 2")), (2, 1));
-        assert_eq!(l.line_col(at("3;")), (3, 11));
-        assert_eq!(l.line_col(at("X")), (4, 1));
     }
 }
