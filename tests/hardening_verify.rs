@@ -14,8 +14,14 @@ const RECORDING: &str = r#"{"dialect": "postgres", "server_version": "15.0", "st
 /// `verify --observed rec.json m` in the sandbox, killed (and failed) if it
 /// is still running after a minute: the cases below used to hang.
 fn verify(s: &Sandbox) -> Output {
+    verify_with(s, &[])
+}
+
+fn verify_with(s: &Sandbox, flags: &[&str]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_platcheck"))
-        .args(["verify", "--observed", "rec.json", "m"])
+        .args(["verify", "--observed", "rec.json"])
+        .args(flags)
+        .arg("m")
         .current_dir(&s.repo)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -78,6 +84,14 @@ fn a_link_out_of_the_repository_is_refused_and_a_loop_walked_once() {
         "{}",
         stderr(&o)
     );
+    // The refusal names a flag verify has: with it, the link is followed.
+    assert!(
+        stderr(&o).contains("pass --follow-external-links"),
+        "{}",
+        stderr(&o)
+    );
+    let o = verify_with(&s, &["--follow-external-links"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     std::fs::remove_file(s.repo.join("m/ext")).unwrap();
     s.link("m/loop", std::path::Path::new("."));
     let o = verify(&s);

@@ -46,6 +46,9 @@ pub struct VerifyArgs {
     /// Sessions the PostgreSQL lock watcher may hold at once; with more tables than that, tables share sessions and the run says so.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_WATCH_CONNECTIONS)]
     pub watch_connections: usize,
+    /// Read migration files through symlinks that resolve outside the directories named here (refused otherwise).
+    #[arg(long)]
+    pub follow_external_links: bool,
     /// Migration files, or migration directories, replayed in the order given; a directory replays what its migration tool runs (forward steps, in the tool's order).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
@@ -73,7 +76,7 @@ pub fn run(format: Format, args: &VerifyArgs, cwd: &Path) -> Result<GateRun, Str
         (Some(url), None) => product_of(url),
         (None, None) => product_of(&args.server),
     };
-    let scripts = scripts(&args.files, cwd, product)?;
+    let scripts = scripts(&args.files, cwd, product, args.follow_external_links)?;
     let opts = args.options();
     // An error a signal caused: let the signal thread finish its cleanup
     // and exit instead of racing it with a report.

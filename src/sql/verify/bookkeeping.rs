@@ -37,6 +37,37 @@ const PG_TABLES: &[(&str, &str)] = &[
     ),
 ];
 
+/// The same tables as the tools create them on MySQL/MariaDB (InnoDB, so a
+/// foreign key or a trigger on one behaves as on the real server).
+const MY_TABLES: &[(&str, &str)] = &[
+    (
+        "__diesel_schema_migrations",
+        "(version varchar(50) PRIMARY KEY NOT NULL, \
+          run_on timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP) ENGINE=InnoDB",
+    ),
+    (
+        "schema_migrations",
+        "(version bigint PRIMARY KEY NOT NULL, dirty boolean NOT NULL) ENGINE=InnoDB",
+    ),
+    (
+        "goose_db_version",
+        "(id serial PRIMARY KEY, version_id bigint NOT NULL, is_applied boolean NOT NULL, \
+          tstamp timestamp NULL DEFAULT CURRENT_TIMESTAMP) ENGINE=InnoDB",
+    ),
+    (
+        "flyway_schema_history",
+        "(installed_rank int PRIMARY KEY NOT NULL, version varchar(50), \
+          description varchar(200) NOT NULL, type varchar(20) NOT NULL, \
+          script varchar(1000) NOT NULL, checksum int, installed_by varchar(100) NOT NULL, \
+          installed_on timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP, execution_time int NOT NULL, \
+          success boolean NOT NULL) ENGINE=InnoDB",
+    ),
+    (
+        "schema_migration",
+        "(version varchar(48) PRIMARY KEY NOT NULL, version_self int NOT NULL DEFAULT 0) ENGINE=InnoDB",
+    ),
+];
+
 fn ident(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '$'
 }
@@ -52,7 +83,7 @@ fn occurrences<'a>(lower: &'a str, name: &'a str) -> impl Iterator<Item = usize>
 
 /// `CREATE TABLE [IF NOT EXISTS] ["]name`: the words before the mention.
 fn is_created_at(lower: &str, at: usize) -> bool {
-    let head = lower[..at].trim_end_matches(['"', '.']);
+    let head = lower[..at].trim_end_matches(['"', '`', '.']);
     let words: Vec<&str> = head.split_whitespace().rev().take(5).collect();
     let (w0, w1, w2) = (
         words.first().copied(),
@@ -67,11 +98,24 @@ fn is_created_at(lower: &str, at: usize) -> bool {
 /// The `CREATE TABLE` statements to run before a PostgreSQL replay, with
 /// the names they create.
 pub fn pg_tables(scripts: &[Script]) -> Vec<(&'static str, String)> {
+    named(scripts, PG_TABLES)
+}
+
+/// As `pg_tables`, for a MySQL/MariaDB replay (the same tables, as the
+/// tools create them there; a MySQL identifier may be quoted with `).
+pub fn my_tables(scripts: &[Script]) -> Vec<(&'static str, String)> {
+    named(scripts, MY_TABLES)
+}
+
+fn named(
+    scripts: &[Script],
+    tables: &'static [(&'static str, &'static str)],
+) -> Vec<(&'static str, String)> {
     let lower: Vec<String> = scripts
         .iter()
         .map(|s| s.text.to_ascii_lowercase())
         .collect();
-    PG_TABLES
+    tables
         .iter()
         .filter(|(name, _)| {
             let mut named = false;
@@ -121,5 +165,24 @@ mod tests {
         );
         // A longer name that contains a tool table's is not a mention.
         assert!(pg_tables(&scripts("SELECT * FROM my_schema_migrations_log;")).is_empty());
+    }
+
+    #[test]
+    fn mariadb_gets_the_same_tables_in_its_own_syntax() {
+        let t = my_tables(&scripts(
+            "CREATE TRIGGER f BEFORE INSERT ON `schema_migrations` FOR EACH ROW SET NEW.dirty = 0;",
+        ));
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].0, "schema_migrations");
+        assert!(t[0].1.ends_with("ENGINE=InnoDB"), "{}", t[0].1);
+        assert!(
+            my_tables(&scripts(
+                "CREATE TABLE IF NOT EXISTS `flyway_schema_history` (v int);"
+            ))
+            .is_empty()
+        );
+        let names: Vec<&str> = MY_TABLES.iter().map(|t| t.0).collect();
+        let pg: Vec<&str> = PG_TABLES.iter().map(|t| t.0).collect();
+        assert_eq!(names, pg, "every tool's table exists for both servers");
     }
 }

@@ -9,11 +9,18 @@ use std::path::{Path, PathBuf};
 
 /// The scripts to replay: a file as it is; a directory as the migration
 /// tool runs it (`history_scripts`: forward steps in the tool's order).
-/// `product` is the server's (`postgresql`, `mysql`, `mariadb`).
-pub fn scripts(files: &[PathBuf], cwd: &Path, product: &str) -> Result<Vec<Script>, String> {
+/// `product` is the server's (`postgresql`, `mysql`, `mariadb`);
+/// `follow_external`: `--follow-external-links`, which the scope's refusal
+/// names.
+pub fn scripts(
+    files: &[PathBuf],
+    cwd: &Path,
+    product: &str,
+    follow_external: bool,
+) -> Result<Vec<Script>, String> {
     let mut out = Vec::new();
     // A named file is read through the scope, like every input.
-    let mut scope = crate::read::Scope::new(cwd, false);
+    let mut scope = crate::read::Scope::new(cwd, follow_external);
     scope.admit(files, cwd);
     for f in files {
         let abs = cwd.join(f);
@@ -88,6 +95,7 @@ pub fn against_recording(recorded: &Run, scripts: &[Script]) -> Result<Run, Stri
     let analyses = super::analyse(scripts, dialect, version);
     let mut out = Vec::new();
     for (fa, script) in analyses.iter().zip(scripts) {
+        let lines = super::Lines::new(script);
         for st in &fa.stmts {
             let Some(rec) = recorded
                 .statements
@@ -100,7 +108,7 @@ pub fn against_recording(recorded: &Run, scripts: &[Script]) -> Result<Run, Stri
             let predicted = super::predict(st);
             out.push(StmtReport {
                 file: script.name.clone(),
-                line: super::line_of(&script.text, st.span.start),
+                line: lines.line_col(st.span.start).0,
                 index: st.index,
                 statement: super::head(text),
                 disagreements: compare::compare(&predicted, &rec.observed),

@@ -99,6 +99,7 @@ pub fn compare(p: &Prediction, o: &Observed) -> Vec<String> {
                 _ => {}
             }
         }
+        out.extend(scans(p, o, &fresh));
     }
     if let Some(r) = o.rewrite
         && r != p.rewrite
@@ -108,6 +109,47 @@ pub fn compare(p: &Prediction, o: &Observed) -> Vec<String> {
             yes_no(p.rewrite),
             yes_no(r)
         ));
+    }
+    out
+}
+
+/// Tables read in full: predicted against counted (`pg_scans`). Not told
+/// apart: a new relation, a rewritten one (the rewrite reads it, and is
+/// compared as such), a partitioned one (its rows are its partitions').
+/// A read under ACCESS SHARE alone is a query inside the statement (a
+/// view's source), and a scan of a relation a row statement reaches is
+/// its plan's: shown, not judged, unless predicted.
+fn scans(p: &Prediction, o: &Observed, fresh: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let Some(seen) = &o.scans else {
+        return Vec::new();
+    };
+    let judged = |r: &str| {
+        !fresh(r) && !o.rewritten.iter().any(|x| x == r) && !o.partitioned.iter().any(|x| x == r)
+    };
+    let mut out = Vec::new();
+    for r in p.scans.iter().filter(|r| judged(r)) {
+        if !seen.contains(r) {
+            out.push(format!("{r}: predicted a full scan, observed none"));
+        }
+    }
+    let planned =
+        |r: &str| p.maybe_scans.iter().any(|x| x == r) || p.maybe.iter().any(|l| l.relation == r);
+    for r in seen
+        .iter()
+        .filter(|r| judged(r) && !p.scans.contains(r) && !planned(r))
+    {
+        let held = o
+            .locks
+            .iter()
+            .find(|l| &l.relation == r)
+            .map(|l| PgMode::parse(&l.mode))
+            .unwrap_or(PgMode::None);
+        if held > PgMode::AccessShare {
+            out.push(format!(
+                "{r}: predicted no full scan, observed one (under {})",
+                held.as_str()
+            ));
+        }
     }
     out
 }
@@ -209,6 +251,49 @@ mod tests {
             ..Observed::default()
         };
         assert!(compare(&Prediction::default(), &skipped).is_empty());
+    }
+
+    #[test]
+    fn scans_are_judged_where_a_lock_holds_the_table_and_nothing_excuses_them() {
+        let p = Prediction {
+            locks: vec![lock("t", "ACCESS EXCLUSIVE"), lock("u", "ACCESS EXCLUSIVE")],
+            scans: vec!["t".into()],
+            ..Prediction::default()
+        };
+        let seen = |scans: &[&str]| Observed {
+            locks: vec![
+                lock("t", "ACCESS EXCLUSIVE"),
+                lock("u", "ACCESS EXCLUSIVE"),
+                lock("src", "ACCESS SHARE"),
+            ],
+            rewrite: Some(false),
+            scans: Some(scans.iter().map(|s| s.to_string()).collect()),
+            ..Observed::default()
+        };
+        assert!(compare(&p, &seen(&["t", "src"])).is_empty());
+        assert_eq!(
+            compare(&p, &seen(&["u"])),
+            vec![
+                "t: predicted a full scan, observed none".to_string(),
+                "u: predicted no full scan, observed one (under ACCESS EXCLUSIVE)".to_string()
+            ]
+        );
+        // Rewritten, partitioned, or not observed at all: nothing to judge.
+        let mut o = seen(&[]);
+        o.rewritten = vec!["t".into()];
+        assert!(compare(&p, &o).is_empty());
+        o.rewritten.clear();
+        o.partitioned = vec!["t".into()];
+        assert!(compare(&p, &o).is_empty());
+        o.partitioned.clear();
+        o.scans = None;
+        assert!(compare(&p, &o).is_empty());
+        // A row statement's scans are its plan's.
+        let planned = Prediction {
+            maybe_scans: vec!["u".into()],
+            ..p.clone()
+        };
+        assert_eq!(compare(&planned, &seen(&["t", "u"])), Vec::<String>::new());
     }
 
     #[test]

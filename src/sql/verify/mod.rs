@@ -17,12 +17,15 @@ mod gate_pg;
 mod gate_tests;
 mod history_scripts;
 pub mod limits;
+mod lines;
 pub mod my;
 pub mod pg;
 mod pg_exec;
 mod pg_observe;
 mod pg_pool;
+mod pg_scans;
 pub mod pg_watch;
+mod predict;
 pub mod refusal;
 pub mod render;
 pub mod scratch;
@@ -34,6 +37,8 @@ use super::analysis::{self, FileAnalysis, Stmt};
 use super::context::FileCtx;
 use super::schema::Model;
 use super::{Dialect, Version};
+pub use lines::Lines;
+pub use predict::predict;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -71,6 +76,14 @@ pub struct Prediction {
     /// The relations in `locks` that are indexes, views or sequences.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub secondary: Vec<String>,
+    /// PostgreSQL: tables the statement reads in full (the lock table's
+    /// scanning rows), sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scans: Vec<String>,
+    /// PostgreSQL: tables a row statement's query plan reads in full or not
+    /// (its WHERE and the indexes decide, not the lock table).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub maybe_scans: Vec<String>,
 }
 
 /// What the server did with one statement.
@@ -111,9 +124,23 @@ pub struct Observed {
     /// Not replayed, and why (transaction control, verify's own timeouts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
-    /// Watched from a second session (statements that cannot run in a transaction).
+    /// Watched from a second session (statements that cannot run in a
+    /// transaction): its locks were sampled, not read before COMMIT.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub watched: bool,
+    /// PostgreSQL: tables that existed before and were read in full
+    /// (`pg_scans`), sorted. `None`: not observed (a recording from before
+    /// verify counted scans, a server older than 15, `track_counts` off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scans: Option<Vec<String>>,
+    /// PostgreSQL: tables whose relfilenode changed (read by the rewrite,
+    /// or emptied by TRUNCATE): their scans are the rewrite's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rewritten: Vec<String>,
+    /// PostgreSQL: partitioned tables among the predicted relations: no
+    /// rows of their own, so no scan of their own (their partitions' are).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub partitioned: Vec<String>,
     /// Not sent: it acts outside the scratch database (MG901).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub withheld: Option<Withheld>,
@@ -144,12 +171,12 @@ pub struct StmtReport {
 impl StmtReport {
     /// One statement's row: what the lock table predicts next to what the
     /// server did (the same for every dialect).
-    pub fn new(script: &Script, st: &Stmt, observed: Observed) -> StmtReport {
+    pub fn new(script: &Script, lines: &Lines, st: &Stmt, observed: Observed) -> StmtReport {
         let text = &script.text[st.span.start..st.span.end];
         let predicted = predict(st);
         StmtReport {
             file: script.name.clone(),
-            line: line_of(&script.text, st.span.start),
+            line: lines.line_col(st.span.start).0,
             index: st.index,
             statement: head(text),
             disagreements: compare::compare(&predicted, &observed),
@@ -224,6 +251,7 @@ impl Default for Options {
 /// (`--allow-cluster-wide`).
 pub fn gatekeep(
     script: &Script,
+    lines: &Lines,
     st: &Stmt,
     policy: &gate::Policy,
     enforce: bool,
@@ -237,7 +265,7 @@ pub fn gatekeep(
             ..Observed::default()
         }),
         gate::Verdict::Withhold(e) => {
-            let (line, column) = line_col(&script.text, st.span.start + e.at);
+            let (line, column) = lines.line_col(st.span.start + e.at);
             Some(Observed {
                 withheld: Some(Withheld {
                     line,
@@ -248,16 +276,6 @@ pub fn gatekeep(
             })
         }
     }
-}
-
-/// 1-based line and column (in characters) of a byte offset.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let column = text
-        .get(line_start..offset)
-        .map_or(1, |s| s.chars().count() + 1);
-    (line_of(text, offset), column)
 }
 
 pub fn dialect_name(d: Dialect) -> &'static str {
@@ -315,39 +333,6 @@ pub fn analyse_in(scripts: &[Script], ctx: FileCtx) -> Vec<FileAnalysis> {
         .enumerate()
         .map(|(i, s)| analysis::analyze_file(&s.text, i, ctx.clone(), &mut model))
         .collect()
-}
-
-pub fn predict(st: &Stmt) -> Prediction {
-    Prediction {
-        keys: st.effects.iter().map(|e| e.key.to_string()).collect(),
-        locks: st
-            .locks
-            .iter()
-            .map(|(n, m)| LockObs {
-                relation: n.name.clone(),
-                mode: m.as_str().to_string(),
-            })
-            .collect(),
-        maybe: st
-            .maybe_locks
-            .iter()
-            .map(|(n, m)| LockObs {
-                relation: n.name.clone(),
-                mode: m.as_str().to_string(),
-            })
-            .collect(),
-        rewrite: st.rewrite,
-        algorithm: st.plan.map(|p| p.algorithm.as_str().to_string()),
-        lock_none: st.plan.map(|p| p.concurrent_dml),
-        lock_exclusive: st.plan.is_some_and(|p| p.exclusive),
-        refused: st.refused.clone(),
-        secondary: st.secondary.clone(),
-    }
-}
-
-/// 1-based line of a byte offset.
-pub fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())].matches('\n').count() + 1
 }
 
 /// The statement's first line, for tables and messages.

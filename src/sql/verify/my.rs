@@ -190,11 +190,20 @@ impl MyVerifier {
 
     pub fn replay(&mut self, scripts: &[Script]) -> Result<Run, VerifyError> {
         let analyses = super::analyse(scripts, self.dialect, self.version);
+        let mut notes = self.notes.clone();
+        for (name, create) in super::bookkeeping::my_tables(scripts) {
+            self.conn.query_drop(&create).map_err(err)?;
+            notes.push(format!(
+                "created the migration tool's table {name} (empty) first: the migrations name it, and the tool makes it before they run"
+            ));
+        }
         let mut out = Vec::new();
         for (fa, script) in analyses.iter().zip(scripts) {
+            let lines = super::Lines::new(script);
             for st in &fa.stmts {
                 let observed = match super::gatekeep(
                     script,
+                    &lines,
                     st,
                     &self.policy,
                     !self.opts.allow_cluster_wide,
@@ -205,14 +214,14 @@ impl MyVerifier {
                         self.run_stmt(st, text)?
                     }
                 };
-                out.push(StmtReport::new(script, st, observed));
+                out.push(StmtReport::new(script, &lines, st, observed));
             }
         }
         Ok(Run {
             dialect: super::dialect_name(self.dialect).into(),
             server_version: self.version_text.clone(),
             statements: out,
-            notes: self.notes.clone(),
+            notes,
         })
     }
 

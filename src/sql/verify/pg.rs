@@ -6,6 +6,7 @@ use super::limits::Limits;
 use super::pg_exec::Session;
 pub use super::pg_observe::{Rel, Snapshot, diff, is_named_other, is_table, mode_name, snapshot};
 use super::pg_pool::Pool;
+use super::pg_scans;
 use super::scratch_pg::{self, Place};
 use super::{Observed, Options, Run, Script, StmtReport, VerifyError, gate, pg_watch};
 use crate::sql::analysis::Stmt;
@@ -68,12 +69,12 @@ pub struct PgVerifier {
     sandboxed: bool,
     notes: Vec<String>,
     /// A SHARE-or-stronger lock on an index the prediction does not name
-    /// is a disagreement (where the prediction names any relation). The
-    /// oracle sets it: its fixtures' histories name every index. Off for
-    /// real histories, whose index names the model cannot always follow
-    /// (`RENAME CONSTRAINT` renames the index; the parse keeps no names).
+    /// is a disagreement (where the prediction names any relation). On by
+    /// default: a statement in a transaction has its locks read from
+    /// `pg_locks` before COMMIT, so what it took is exactly what is seen.
     /// A statement watched from a second session is never strict: its
-    /// locks are sampled, and whether the index lock is caught varies.
+    /// locks are sampled, and whether the index lock is caught varies
+    /// (the output says which statements were watched).
     pub strict_indexes: bool,
     // Declared last: dropped after the sessions above are closed.
     _place: Option<Place>,
@@ -137,7 +138,7 @@ impl PgVerifier {
             opts: opts.clone(),
             sandboxed,
             notes,
-            strict_indexes: false,
+            strict_indexes: true,
             _place: place,
         })
     }
@@ -192,10 +193,12 @@ impl PgVerifier {
         let mut out = Vec::new();
         let mut texts = Vec::new();
         for (fa, script) in analyses.iter().zip(scripts) {
+            let lines = super::Lines::new(script);
             for st in &fa.stmts {
                 texts.push(&script.text[st.span.start..st.span.end]);
                 let observed = match super::gatekeep(
                     script,
+                    &lines,
                     st,
                     &self.policy,
                     !self.opts.allow_cluster_wide,
@@ -206,7 +209,7 @@ impl PgVerifier {
                         self.run_stmt(st, text)?
                     }
                 };
-                out.push(StmtReport::new(script, st, observed));
+                out.push(StmtReport::new(script, &lines, st, observed));
             }
         }
         super::refusal::explain(&mut out, &texts, self.version);
@@ -266,6 +269,7 @@ impl PgVerifier {
                 limits: &self.limits,
                 admin: &self.admin_cfg,
                 predicted: st.locks.iter().map(|(n, _)| n.name.clone()).collect(),
+                count_scans: pg_scans::observable(self.version),
             };
             return pg_watch::run(&mut watch, &mut self.session.client, text);
         }
@@ -284,11 +288,25 @@ impl PgVerifier {
         } else {
             Vec::new()
         };
+        let count_scans = pg_scans::observable(self.version);
+        if count_scans && !self.in_place {
+            // Nothing pending, so no flush can land between the readings.
+            pg_scans::flush(&mut self.session.client)?;
+        }
         self.ours(open)?;
+        let scans_before = match count_scans {
+            true => pg_scans::counts(&mut self.session.client, true)?,
+            false => None,
+        };
         if let Err(e) = self.session.run(text, &self.limits, &self.admin_cfg)? {
             self.ours(fail)?;
             return Ok(refused(e));
         }
+        let scans = match scans_before {
+            Some(b) => pg_scans::counts(&mut self.session.client, true)?
+                .map(|a| pg_scans::scanned(&b, &a, &before)),
+            None => None,
+        };
         let seen: Vec<(u32, String)> = self
             .held()?
             .into_iter()
@@ -298,9 +316,9 @@ impl PgVerifier {
         self.ours(close)?;
         let named: Vec<String> = st.locks.iter().map(|(n, _)| n.name.clone()).collect();
         let strict = self.strict_indexes && !named.is_empty();
-        Ok(super::pg_observe::diff_in(
-            &before, &after, &seen, &named, strict,
-        ))
+        let mut o = super::pg_observe::diff_in(&before, &after, &seen, &named, strict);
+        o.scans = scans;
+        Ok(o)
     }
 
     /// Relation locks this session holds now.

@@ -122,9 +122,13 @@ pub fn diff_in(
                     o.indexes_rebuilt.push(b.name.clone());
                 } else if is_table(&b.kind) {
                     o.rewrite = Some(true);
+                    o.rewritten.push(b.name.clone());
                 }
             }
             Some(_) => {}
+        }
+        if b.kind == "p" && named.contains(&b.name) {
+            o.partitioned.push(b.name.clone());
         }
     }
     for (oid, a) in after {
@@ -135,5 +139,7 @@ pub fn diff_in(
     o.dropped.sort();
     o.created.sort();
     o.indexes_rebuilt.sort();
+    o.rewritten.sort();
+    o.partitioned.sort();
     o
 }

@@ -18,6 +18,7 @@ use super::limits::Limits;
 use super::pg::{self, is_table, server_message, snapshot};
 use super::pg_exec::Session;
 use super::pg_pool::{self, Pool};
+use super::pg_scans;
 use super::{Observed, VerifyError};
 use postgres::{Client, Config};
 use std::collections::HashMap;
@@ -35,6 +36,8 @@ pub struct Watch<'a> {
     pub limits: &'a Limits,
     pub admin: &'a Config,
     pub predicted: Vec<String>,
+    /// Scans can be counted exactly (`pg_scans::observable`).
+    pub count_scans: bool,
 }
 
 /// Blocker sessions by backend pid.
@@ -86,13 +89,25 @@ pub fn run(w: &mut Watch, sampler: &mut Client, sql: &str) -> Result<Observed, V
     let before = snapshot(sampler)?;
     let mut worker = Session::new(w.pool.get()?)?;
     let pid = worker.pid;
+    let count_scans = w.count_scans;
+    // Both sessions flushed: the shared counts then hold everything, and
+    // only the worker's statement can add to them.
+    let scans_before = if count_scans {
+        pg_scans::flush(&mut worker.client)?;
+        pg_scans::flush(sampler)?;
+        pg_scans::counts(sampler, false)?
+    } else {
+        None
+    };
     let sessions = w.pool.capacity() - 1;
     let mut held = blockers(w, &before, sessions)?;
     let text = sql.to_string();
     let (limits, admin) = (w.limits.clone(), w.admin.clone());
     let job = std::thread::spawn(move || {
         let r = worker.run(&text, &limits, &admin);
-        (worker, r)
+        // Its counts reach the shared statistics before the answer does.
+        let flushed = !count_scans || pg_scans::flush(&mut worker.client).is_ok();
+        (worker, r, flushed)
     });
     let mut seen: Vec<(u32, String)> = Vec::new();
     let start = Instant::now();
@@ -142,9 +157,11 @@ pub fn run(w: &mut Watch, sampler: &mut Client, sql: &str) -> Result<Observed, V
         std::thread::sleep(Duration::from_micros(200));
     }
     held.drain().for_each(|(_, c)| w.pool.put(c));
+    let mut flushed = false;
     let result = match job.join() {
-        Ok((worker, r)) => {
+        Ok((worker, r, f)) => {
             w.pool.put(worker.client);
+            flushed = f;
             r?
         }
         Err(_) => {
@@ -162,5 +179,8 @@ pub fn run(w: &mut Watch, sampler: &mut Client, sql: &str) -> Result<Observed, V
     let after = snapshot(sampler)?;
     let mut o = pg::diff(&before, &after, &seen, &w.predicted);
     o.watched = true;
+    if let (Some(b), true) = (scans_before, flushed) {
+        o.scans = pg_scans::counts(sampler, false)?.map(|a| pg_scans::scanned(&b, &a, &before));
+    }
     Ok(o)
 }

@@ -18,6 +18,21 @@ fn rewrite_cell(s: &StmtReport) -> String {
     format!("{}/{o}", yn(s.predicted.rewrite))
 }
 
+/// What the server did, and how it was seen: a statement that cannot run
+/// in a transaction had its locks sampled from a second session (an
+/// index or view lock not caught there is not judged); every other one
+/// was read from `pg_locks` before COMMIT, exactly.
+fn observed_cell(s: &StmtReport) -> String {
+    let mut cell = observed_text(&s.observed);
+    if s.observed.watched && s.observed.error.is_none() {
+        cell.push_str(" (sampled)");
+    }
+    if let Some(scans) = s.observed.scans.as_ref().filter(|v| !v.is_empty()) {
+        let _ = write!(cell, "; full scan of {}", scans.join(", "));
+    }
+    cell
+}
+
 /// The MG900 message for one statement (the rule's template).
 pub fn message(s: &StmtReport, server: &str) -> String {
     let meta = RuleId::MG900.meta();
@@ -76,7 +91,7 @@ pub fn human(run: &Run, source: &str) -> String {
                 format!("{}:{}", s.file, s.line),
                 cut(&s.statement, 48),
                 predicted_text(&s.predicted),
-                observed_text(&s.observed),
+                observed_cell(s),
                 rewrite_cell(s),
             ]
         })
@@ -151,6 +166,15 @@ pub fn human(run: &Run, source: &str) -> String {
             "{withheld} statement{} withheld: {} outside the scratch database",
             if withheld == 1 { "" } else { "s" },
             if withheld == 1 { "it acts" } else { "they act" },
+        );
+    }
+    let sampled = run.statements.iter().filter(|s| s.observed.watched).count();
+    if sampled > 0 {
+        let _ = writeln!(
+            out,
+            "{sampled} statement{} could not run in a transaction: {} locks were sampled from a second session (marked \"sampled\"; an index or view lock not caught there is not judged); every other statement's locks were read before COMMIT, exactly",
+            if sampled == 1 { "" } else { "s" },
+            if sampled == 1 { "its" } else { "their" },
         );
     }
     let agree = run.statements.len() - n - withheld;

@@ -1,0 +1,74 @@
+//! The static side of verify: what the lock table expects of one
+//! statement, read from the analysis (never restated here).
+use super::{LockObs, Prediction};
+use crate::sql::analysis::Stmt;
+
+pub fn predict(st: &Stmt) -> Prediction {
+    let scans = predicted_scans(st);
+    Prediction {
+        keys: st.effects.iter().map(|e| e.key.to_string()).collect(),
+        locks: st
+            .locks
+            .iter()
+            .map(|(n, m)| LockObs {
+                relation: n.name.clone(),
+                mode: m.as_str().to_string(),
+            })
+            .collect(),
+        maybe: st
+            .maybe_locks
+            .iter()
+            .map(|(n, m)| LockObs {
+                relation: n.name.clone(),
+                mode: m.as_str().to_string(),
+            })
+            .collect(),
+        rewrite: st.rewrite,
+        algorithm: st.plan.map(|p| p.algorithm.as_str().to_string()),
+        lock_none: st.plan.map(|p| p.concurrent_dml),
+        lock_exclusive: st.plan.is_some_and(|p| p.exclusive),
+        refused: st.refused.clone(),
+        secondary: st.secondary.clone(),
+        scans: scans.certain,
+        maybe_scans: scans.planned,
+    }
+}
+
+struct Scans {
+    certain: Vec<String>,
+    planned: Vec<String>,
+}
+
+/// The tables a PostgreSQL statement reads in full, by the lock table: the
+/// table of each row that scans (unless a condition removes the scan). The
+/// rows are read where they live: a row whose other relations are the
+/// partitions (ATTACH, an index on a partitioned table) or the referencing
+/// tables (a foreign key validated again) scans those too. A row
+/// statement's scan is its plan's (`planned`). MySQL/MariaDB (a plan):
+/// none, the algorithm says it.
+fn predicted_scans(st: &Stmt) -> Scans {
+    let mut s = Scans {
+        certain: Vec::new(),
+        planned: Vec::new(),
+    };
+    if st.plan.is_some() {
+        return s;
+    }
+    let dml = matches!(st.op, Some(crate::sql::ops::Op::Dml { .. }));
+    for e in st.effects.iter().filter(|e| !e.conditional) {
+        let row = crate::sql::locks::pg(e.key);
+        if !row.scan || e.covered {
+            continue;
+        }
+        let out = if dml { &mut s.planned } else { &mut s.certain };
+        out.extend(e.table.iter().map(|t| t.name.clone()));
+        if matches!(row.other_relation.as_str(), "partition" | "referencing") {
+            out.extend(e.other.iter().map(|t| t.name.clone()));
+        }
+    }
+    for l in [&mut s.certain, &mut s.planned] {
+        l.sort();
+        l.dedup();
+    }
+    s
+}
