@@ -417,7 +417,7 @@ fn decode_node(r: &mut Reader, depth: usize) -> Option<Node> {
                 let span = r.span()?;
                 entries.push((Key { name, span }, decode_node(r, depth + 1)?));
             }
-            Value::Map(entries)
+            Value::Map(entries.into())
         }
         _ => return None,
     };

@@ -20,7 +20,92 @@ pub enum Value {
     Float(f64),
     Str(String),
     Seq(Vec<Node>),
-    Map(Vec<(Key, Node)>),
+    Map(Map),
+}
+
+/// A mapping's entries in source order, with an index by key name for
+/// mappings large enough that a scan costs more than a binary search.
+/// Derefs to the entries (`&[(Key, Node)]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Map(Box<Entries>);
+
+#[derive(Clone, Debug, PartialEq)]
+struct Entries {
+    entries: Box<[(Key, Node)]>,
+    /// Entry positions sorted by (name, position); empty for small maps.
+    by_name: Box<[u32]>,
+}
+
+/// Up to this many entries a scan is as fast as the index (contracts'
+/// mappings are mostly this small).
+const SCAN_MAX: usize = 8;
+
+impl Map {
+    /// The map of `entries`, or `None` when two keys have the same name
+    /// (the fast reader leaves duplicates to serde-saphyr's error).
+    pub(super) fn new(entries: Vec<(Key, Node)>) -> Option<Map> {
+        let map = Map::from(entries);
+        let unique = if map.0.by_name.is_empty() {
+            let e = &map.0.entries;
+            (1..e.len()).all(|i| e[..i].iter().all(|(k, _)| k.name != e[i].0.name))
+        } else {
+            let name = |i: &u32| &map.0.entries[*i as usize].0.name;
+            map.0.by_name.windows(2).all(|w| name(&w[0]) != name(&w[1]))
+        };
+        unique.then_some(map)
+    }
+
+    /// The first entry named `key` (in source order).
+    pub fn find(&self, key: &str) -> Option<&(Key, Node)> {
+        self.position(key).map(|i| &self.0.entries[i])
+    }
+
+    fn position(&self, key: &str) -> Option<usize> {
+        let e = &self.0.entries;
+        if self.0.by_name.is_empty() {
+            return e.iter().position(|(k, _)| k.name == key);
+        }
+        let ix = &self.0.by_name;
+        let at = ix.partition_point(|&i| e[i as usize].0.name.as_str() < key);
+        ix.get(at)
+            .map(|&i| i as usize)
+            .filter(|&i| e[i].0.name == key)
+    }
+
+    fn find_mut(&mut self, key: &str) -> Option<&mut Node> {
+        let i = self.position(key)?;
+        Some(&mut self.0.entries[i].1)
+    }
+}
+
+impl From<Vec<(Key, Node)>> for Map {
+    fn from(entries: Vec<(Key, Node)>) -> Map {
+        let entries = entries.into_boxed_slice();
+        let by_name = if entries.len() > SCAN_MAX && u32::try_from(entries.len()).is_ok() {
+            let mut ix: Vec<u32> = (0..entries.len() as u32).collect();
+            // Stable: equal names keep source order, so lookups find the first.
+            ix.sort_by(|&a, &b| entries[a as usize].0.name.cmp(&entries[b as usize].0.name));
+            ix.into_boxed_slice()
+        } else {
+            Box::default()
+        };
+        Map(Box::new(Entries { entries, by_name }))
+    }
+}
+
+impl<'a> IntoIterator for &'a Map {
+    type Item = &'a (Key, Node);
+    type IntoIter = std::slice::Iter<'a, (Key, Node)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.entries.iter()
+    }
+}
+
+impl std::ops::Deref for Map {
+    type Target = [(Key, Node)];
+    fn deref(&self) -> &[(Key, Node)] {
+        &self.0.entries
+    }
 }
 
 /// A positioned YAML value. `span` is the value itself (for a block mapping
@@ -45,7 +130,7 @@ impl Node {
 
     pub fn get(&self, key: &str) -> Option<&Node> {
         match &self.value {
-            Value::Map(entries) => entries.iter().find(|(k, _)| k.name == key).map(|(_, v)| v),
+            Value::Map(map) => map.find(key).map(|(_, v)| v),
             _ => None,
         }
     }
@@ -53,10 +138,7 @@ impl Node {
     /// The key entry of a mapping (for spans of the key itself).
     pub fn entry(&self, key: &str) -> Option<(&Key, &Node)> {
         match &self.value {
-            Value::Map(entries) => entries
-                .iter()
-                .find(|(k, _)| k.name == key)
-                .map(|(k, v)| (k, v)),
+            Value::Map(map) => map.find(key).map(|(k, v)| (k, v)),
             _ => None,
         }
     }
@@ -90,12 +172,13 @@ impl Node {
         }
         let mut node = self;
         for raw in pointer.strip_prefix('/')?.split('/') {
-            let token = raw.replace("~1", "/").replace("~0", "~");
+            let token: std::borrow::Cow<str> = if raw.contains('~') {
+                raw.replace("~1", "/").replace("~0", "~").into()
+            } else {
+                raw.into()
+            };
             node = match &mut node.value {
-                Value::Map(entries) => entries
-                    .iter_mut()
-                    .find(|(k, _)| k.name == token)
-                    .map(|(_, v)| v)?,
+                Value::Map(map) => map.find_mut(&token)?,
                 Value::Seq(items) => items.get_mut(token.parse::<usize>().ok()?)?,
                 _ => return None,
             };

@@ -1,5 +1,7 @@
-//! Building the positioned tree from serde-saphyr's `Spanned` values.
-use super::node::{Key, Node, Value};
+//! Building the positioned tree from serde-saphyr's `Spanned` values: the
+//! reader of record for errors, budgets and the YAML the fast reader leaves
+//! alone (anchors, tags, merge keys, unusual number spellings).
+use super::node::{Key, Map, Node, Value};
 use crate::source::{SourceFile, Span};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::{Location, Spanned};
@@ -12,8 +14,10 @@ pub struct YamlError {
     pub span: Span,
 }
 
-/// Parses every document of a YAML stream. Empty documents are skipped.
-pub fn parse_documents(src: &SourceFile) -> Result<Vec<Node>, YamlError> {
+/// Parses every document of a YAML stream with serde-saphyr. Empty
+/// documents are skipped. The fast reader (`events.rs`) hands every input it
+/// does not read exactly as this does to here, errors included.
+pub(super) fn parse_documents(src: &SourceFile) -> Result<Vec<Node>, YamlError> {
     let options = serde_saphyr::options! {
         strict_booleans: true,
         with_snippet: false,
@@ -80,7 +84,7 @@ fn convert(src: &SourceFile, raw: Spanned<RawValue>, key: Option<Span>) -> Node 
         RawValue::Seq(items) => {
             Value::Seq(items.into_iter().map(|i| convert(src, i, None)).collect())
         }
-        RawValue::Map(entries) => Value::Map(
+        RawValue::Map(entries) => Value::Map(Map::from(
             entries
                 .into_iter()
                 .map(|(k, v)| {
@@ -94,8 +98,8 @@ fn convert(src: &SourceFile, raw: Spanned<RawValue>, key: Option<Span>) -> Node 
                         node,
                     )
                 })
-                .collect(),
-        ),
+                .collect::<Vec<_>>(),
+        )),
     };
     Node { value, span, key }
 }
