@@ -45,6 +45,16 @@ fn unchecked_reason(path: &Path) -> String {
     "platcheck reads contracts (.yaml, .yml), migrations (.sql) and documents (.md); this file is none of them".into()
 }
 
+/// The name prefix of `platcheck fix --diff`'s scratch copy of the root
+/// (made inside the repository, removed afterwards).
+pub const SCRATCH_PREFIX: &str = ".platcheck-fix-scratch-";
+
+/// Entries no walk enters: `.git`, and a scratch copy of the repository a
+/// concurrent `fix --diff` is making (its files are not the repository's).
+pub fn never_walked(name: &std::ffi::OsStr) -> bool {
+    name == ".git" || name.to_str().is_some_and(|n| n.starts_with(SCRATCH_PREFIX))
+}
+
 pub fn classify(path: &Path) -> Option<FileClass> {
     if path.file_name().is_some_and(|n| n == CONFIG_NAME) {
         return None;
@@ -156,7 +166,7 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, settings: &Settings) -> Result<Di
             .follow_links(true)
             .require_git(false)
             .filter_entry(move |e| {
-                if e.file_name() == ".git" {
+                if never_walked(e.file_name()) {
                     return false;
                 }
                 // Links are followed inside the repository only: one that

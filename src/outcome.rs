@@ -176,6 +176,9 @@ pub struct Suppression {
     pub line: usize,
     /// The line whose findings it silences.
     pub target_line: usize,
+    /// `target_line`'s text (empty past the end of the file): PC010's
+    /// related place.
+    pub target_span: Span,
     pub span: Span,
     pub rules: Vec<String>,
     pub reason: String,

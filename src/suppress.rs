@@ -123,6 +123,7 @@ pub fn scan(file: usize, src: &SourceFile, class: FileClass, today: Date) -> Vec
             file,
             line,
             target_line,
+            target_span: src.line_span(target_line),
             span,
             rules,
             reason: reason.to_string(),
@@ -252,7 +253,14 @@ pub fn defects(sups: &[Suppression]) -> Vec<Report> {
                             .var("hint", hint),
                     )
                 }
-                None if !s.used => Some(base.variant("unused").var("line", s.target_line)),
+                None if !s.used => {
+                    let unused = base.variant("unused").var("line", s.target_line);
+                    Some(if s.target_line == s.line {
+                        unused
+                    } else {
+                        unused.related(s.file, s.target_span, "the line it would silence")
+                    })
+                }
                 None => None,
             }
         })

@@ -479,3 +479,6 @@ mod fix_tools;
 
 #[path = "editor/fix_blocks.rs"]
 mod fix_blocks;
+
+#[path = "editor/fix_scratch.rs"]
+mod fix_scratch;

@@ -364,3 +364,32 @@ fn mariadb_refuses_a_lock_none_it_cannot_keep() {
     assert!(p.text.contains("FAIL V2__bad.sql:1"), "{}", p.text);
     assert!(p.text.contains("the server refused it"), "{}", p.text);
 }
+
+/// Why a golang-migrate follow-up holding `CREATE INDEX CONCURRENTLY` has
+/// no `SET statement_timeout` (and MG031 says the bound belongs in the
+/// database URL): golang-migrate sends a file as one query, and the server
+/// refuses CONCURRENTLY in a query of two statements, while the statement
+/// alone (the file the fix writes) runs.
+#[test]
+fn a_set_beside_a_concurrent_index_in_one_query_is_refused() {
+    let Some(url) = url() else { return };
+    let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let t = format!("pc_fixgm_{}", std::process::id());
+    c.batch_execute(&format!("CREATE TABLE {t} (id bigint)"))
+        .unwrap();
+    let both = c.batch_execute(&format!(
+        "SET statement_timeout = '15min'; CREATE INDEX CONCURRENTLY {t}_i ON {t} (id);"
+    ));
+    let alone = c.batch_execute(&format!(
+        "-- Follows 000002_idx.up.sql (written by `platcheck fix`).\nCREATE INDEX CONCURRENTLY IF NOT EXISTS {t}_i ON {t} (id);"
+    ));
+    c.batch_execute(&format!("DROP TABLE {t}")).unwrap();
+    let err = both.expect_err("a SET and CONCURRENTLY in one query");
+    let why = err.as_db_error().map(|d| d.message().to_string());
+    assert!(
+        why.as_deref()
+            .is_some_and(|m| m.contains("cannot run inside a transaction block")),
+        "{err:?}"
+    );
+    alone.expect("the follow-up the fix writes runs");
+}

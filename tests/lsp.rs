@@ -449,10 +449,9 @@ fn the_lines_a_message_names_are_related_information() {
         ["MG016", "MG032", "MG033"].iter().all(|r| has(d, r))
     });
     // MG016 (`on line {line}`): the NOT VALID add, 0-based line 2.
-    let named = "named by MG016 (validate-in-same-transaction)";
     assert_eq!(
         related_of(&diags, "MG016", &v3),
-        vec![(2, 0, format!("line 3, {named}"))]
+        vec![(2, 0, "the NOT VALID add of orders_cid_positive".to_string())]
     );
     // MG032 (`lines {lines}`): every later statement, indentation left out.
     let mg032 = related_of(&diags, "MG032", &v3);

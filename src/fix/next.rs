@@ -220,7 +220,9 @@ pub fn following_at(
         return None;
     }
     let mut body = format!("-- Follows {name} (written by `platcheck fix`).{nl}");
-    if !one_query {
+    if one_query {
+        body.push_str(&unbounded_note(site));
+    } else {
         body.push_str(&preamble(site));
     }
     body.push_str(&statements);
@@ -378,12 +380,41 @@ pub(crate) fn preamble(site: &Site) -> String {
         .collect()
 }
 
+/// Why a one-query golang-migrate follow-up has no `SET statement_timeout`
+/// and where its bound goes instead: the fix must not drop the flagged
+/// script's timeout without saying so (MG031 reports the file as well).
+fn unbounded_note(site: &Site) -> String {
+    let nl = eol(site.text);
+    let flagged = site.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let had = site
+        .fa
+        .stmts
+        .iter()
+        .find(|s| is_set(s, "statement_timeout"))
+        .map(|s| {
+            format!(
+                " ({flagged} had `{}`)",
+                &site.text[s.span.start..s.span.end]
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "-- No SET statement_timeout{had}: golang-migrate sends this file as one query,{nl}\
+         -- and a SET would make it a transaction, which this statement refuses.{nl}\
+         -- Bound it with x-statement-timeout=<milliseconds> in the database URL.{nl}"
+    )
+}
+
+fn is_set(s: &crate::sql::analysis::Stmt, setting: &str) -> bool {
+    matches!(&s.op, Some(Op::Set { name, .. }) if name.eq_ignore_ascii_case(setting))
+}
+
 /// The script's own `SET <setting>` statement, else one with `default`.
 fn session_setting(site: &Site, setting: &str, default: &str) -> String {
     site.fa
         .stmts
         .iter()
-        .find(|s| matches!(&s.op, Some(Op::Set { name, .. }) if name.eq_ignore_ascii_case(setting)))
+        .find(|s| is_set(s, setting))
         .map(|s| format!("{};", &site.text[s.span.start..s.span.end]))
         .unwrap_or_else(|| format!("SET {setting} = {default};"))
 }

@@ -148,8 +148,11 @@ fn preamble(
         return None;
     }
     // golang-migrate sends a file as one query: a second statement makes
-    // it a transaction, which a CONCURRENTLY or VACUUM statement refuses.
-    if site.fa.tool == Some(Tool::GolangMigrate) && site.fa.stmts.len() == 1 && site.st.tx.is_none()
+    // it a transaction, which a CONCURRENTLY or VACUUM statement refuses
+    // (a VALIDATE accepts it, and gets its SET).
+    if site.fa.tool == Some(Tool::GolangMigrate)
+        && site.fa.stmts.len() == 1
+        && (site.st.effects.iter()).any(|e| !crate::sql::locks::pg(e.key).in_tx)
     {
         return None;
     }

@@ -1,6 +1,7 @@
-//! From platcheck's data to the protocol's: file URIs, UTF-16 positions
-//! (the protocol counts UTF-16 code units from 0; findings count bytes),
-//! diagnostics from findings, workspace edits from fixes.
+//! From platcheck's data to the protocol's: file URIs, diagnostics from
+//! findings, workspace edits from fixes. Positions (the protocol counts
+//! UTF-16 code units from 0; findings count bytes) go through `lines`.
+use super::lines::{Files, LineIndex};
 use crate::catalog::FixSafety;
 use crate::finding::{Finding, Fix};
 use crate::outcome::Outcome;
@@ -43,62 +44,19 @@ pub fn uri_to_path(uri: &lsp::Uri) -> Option<PathBuf> {
     Some(PathBuf::from(String::from_utf8(out).ok()?))
 }
 
-/// The protocol position of a byte offset.
-pub fn position(text: &str, offset: usize) -> lsp::Position {
-    let offset = floor_boundary(text, offset.min(text.len()));
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let line = text[..line_start].matches('\n').count();
-    let character: usize = text[line_start..offset].chars().map(char::len_utf16).sum();
-    lsp::Position::new(line as u32, character as u32)
-}
-
-/// The byte offset of a protocol position (clamped to its line).
-pub fn offset(text: &str, pos: lsp::Position) -> usize {
-    let mut start = 0;
-    for _ in 0..pos.line {
-        match text[start..].find('\n') {
-            Some(i) => start += i + 1,
-            None => return text.len(),
-        }
-    }
-    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-    let mut units = 0;
-    for (i, c) in text[start..line_end].char_indices() {
-        if units >= pos.character as usize {
-            return start + i;
-        }
-        units += c.len_utf16();
-    }
-    line_end
-}
-
-fn floor_boundary(text: &str, mut i: usize) -> usize {
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-pub(crate) fn range(text: &str, start: usize, end: usize) -> lsp::Range {
-    lsp::Range::new(position(text, start), position(text, end))
-}
-
 /// A finding as the editor shows it: the rule id as `code`, linked to the
-/// rule's doc of this version, the help after the message, its secondary
-/// places (`texts` gives their files' text) as related information.
-pub fn diagnostic_with(
-    f: &Finding,
-    text: &str,
-    texts: &dyn Fn(&Path) -> Option<String>,
-) -> lsp::Diagnostic {
-    let mut d = diagnostic(f, text);
+/// rule's doc of this version, the help after the message, the secondary
+/// places its rule attached (`files` holds their files' text) as related
+/// information.
+pub fn diagnostic_with(f: &Finding, lines: &LineIndex, files: &Files) -> lsp::Diagnostic {
+    let mut d = diagnostic(f, lines);
     let related: Vec<lsp::DiagnosticRelatedInformation> = f
         .related
         .iter()
         .filter_map(|r| {
-            let t = texts(&r.path)?;
+            let at = files.get(&r.path)?;
             Some(lsp::DiagnosticRelatedInformation {
-                location: lsp::Location::new(path_to_uri(&r.path)?, range(&t, r.start, r.end)),
+                location: lsp::Location::new(path_to_uri(&r.path)?, at.range(r.start, r.end)),
                 message: r.message.clone(),
             })
         })
@@ -109,7 +67,7 @@ pub fn diagnostic_with(
     d
 }
 
-pub fn diagnostic(f: &Finding, text: &str) -> lsp::Diagnostic {
+pub fn diagnostic(f: &Finding, lines: &LineIndex) -> lsp::Diagnostic {
     let severity = match f.severity {
         crate::catalog::Severity::Error => lsp::DiagnosticSeverity::ERROR,
         crate::catalog::Severity::Warning => lsp::DiagnosticSeverity::WARNING,
@@ -120,7 +78,7 @@ pub fn diagnostic(f: &Finding, text: &str) -> lsp::Diagnostic {
         None => f.message.clone(),
     };
     lsp::Diagnostic {
-        range: range(text, f.start, f.end),
+        range: lines.range(f.start, f.end),
         severity: Some(severity),
         code: Some(lsp::NumberOrString::String(f.rule.to_string())),
         code_description: lsp::Uri::from_str(&f.rule.url())
@@ -137,34 +95,21 @@ pub fn diagnostic(f: &Finding, text: &str) -> lsp::Diagnostic {
 /// Every file's diagnostics, keyed by path (files without findings are
 /// absent: the caller clears what it published before).
 pub fn diagnostics(outcome: &Outcome) -> BTreeMap<PathBuf, Vec<lsp::Diagnostic>> {
-    let by_display: BTreeMap<&str, (&Path, &str)> = outcome
+    let files = Files::of(outcome);
+    let by_display: BTreeMap<&str, &Path> = outcome
         .files
         .iter()
-        .map(|s| (s.display.as_str(), (s.path.as_path(), &*s.text)))
+        .map(|s| (s.display.as_str(), s.path.as_path()))
         .collect();
     let mut out: BTreeMap<PathBuf, Vec<lsp::Diagnostic>> = BTreeMap::new();
     for f in &outcome.findings {
-        let Some((path, text)) = by_display.get(f.file.as_str()) else {
+        let Some(path) = by_display.get(f.file.as_str()) else {
             continue;
         };
-        let texts = |p: &Path| {
-            outcome
-                .files
-                .iter()
-                .find(|s| s.path == p)
-                .map(|s| s.text.to_string())
+        let Some(lines) = files.get(path) else {
+            continue;
         };
-        let mut d = diagnostic_with(f, text, &texts);
-        if d.related_information.is_none() {
-            let resolve = |display: &str| {
-                let (p, t) = by_display.get(display)?;
-                Some((p.to_path_buf(), t.to_string()))
-            };
-            let named = super::related::derived(f, path, text, &resolve);
-            if !named.is_empty() {
-                d.related_information = Some(named);
-            }
-        }
+        let d = diagnostic_with(f, lines, &files);
         out.entry(path.to_path_buf()).or_default().push(d);
     }
     out
@@ -176,7 +121,7 @@ pub fn code_action(
     f: &Finding,
     fix: &Fix,
     diag: lsp::Diagnostic,
-    texts: &dyn Fn(&Path) -> Option<String>,
+    files: &Files,
 ) -> Option<lsp::CodeAction> {
     let mut ops = Vec::new();
     let mut by_file: BTreeMap<&Path, Vec<&crate::finding::Edit>> = BTreeMap::new();
@@ -186,7 +131,11 @@ pub fn code_action(
     for (path, edits) in by_file {
         let uri = path_to_uri(path)?;
         let created = edits.iter().any(|e| e.create);
-        let text = if created { String::new() } else { texts(path)? };
+        let lines = if created {
+            None
+        } else {
+            Some(files.get(path)?)
+        };
         if created {
             ops.push(lsp::DocumentChangeOperation::Op(lsp::ResourceOp::Create(
                 lsp::CreateFile {
@@ -202,11 +151,7 @@ pub fn code_action(
         let mut text_edits: Vec<lsp::OneOf<lsp::TextEdit, lsp::AnnotatedTextEdit>> = edits
             .iter()
             .map(|e| {
-                let r = if created {
-                    lsp::Range::default()
-                } else {
-                    range(&text, e.start, e.end)
-                };
+                let r = lines.map_or_else(lsp::Range::default, |l| l.range(e.start, e.end));
                 lsp::OneOf::Left(lsp::TextEdit::new(r, e.text.clone()))
             })
             .collect();
@@ -240,14 +185,6 @@ pub fn code_action(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn positions_count_utf16_units() {
-        let text = "a\né😀x\n";
-        let p = position(text, text.find('x').unwrap());
-        assert_eq!((p.line, p.character), (1, 3));
-        assert_eq!(offset(text, p), text.find('x').unwrap());
-    }
 
     #[test]
     fn uris_round_trip_spaces_and_unicode() {

@@ -8,7 +8,7 @@
 //! description.
 mod convert;
 mod hover;
-mod related;
+mod lines;
 
 use crate::engine;
 use crate::outcome::Outcome;
@@ -332,19 +332,11 @@ impl Server {
             return serde_json::Value::Null;
         };
         let path = normalize(&path);
-        let texts: BTreeMap<PathBuf, &str> = outcome
-            .files
-            .iter()
-            .map(|s| (normalize(&s.path), &*s.text))
-            .collect();
-        let Some(text) = texts.get(&path) else {
+        let files = lines::Files::of(outcome);
+        let Some(lines) = files.get(&path) else {
             return serde_json::Value::Null;
         };
-        let (from, to) = (
-            convert::offset(text, p.range.start),
-            convert::offset(text, p.range.end),
-        );
-        let lookup = |q: &std::path::Path| texts.get(&normalize(q)).map(|t| t.to_string());
+        let (from, to) = (lines.offset(p.range.start), lines.offset(p.range.end));
         let display = outcome
             .files
             .iter()
@@ -360,9 +352,8 @@ impl Server {
                 if fix.effective(f.rule) == crate::catalog::FixSafety::None {
                     return None;
                 }
-                let diag = convert::diagnostic(f, text);
-                convert::code_action(f, fix, diag, &lookup)
-                    .map(lsp::CodeActionOrCommand::CodeAction)
+                let diag = convert::diagnostic(f, lines);
+                convert::code_action(f, fix, diag, &files).map(lsp::CodeActionOrCommand::CodeAction)
             })
             .collect();
         serde_json::to_value(actions).unwrap_or(serde_json::Value::Null)
@@ -380,7 +371,7 @@ impl Server {
                 Err(_) => return serde_json::Value::Null,
             },
         };
-        let at = convert::offset(&text, doc.position);
+        let at = lines::LineIndex::new(&text).offset(doc.position);
         match hover::at(&path, &text, at) {
             Some(md) => serde_json::to_value(lsp::Hover {
                 contents: lsp::HoverContents::Markup(lsp::MarkupContent {

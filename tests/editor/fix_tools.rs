@@ -65,9 +65,10 @@ fn golang_migrate_index_gets_a_file_of_its_own() {
         &["MG031"],
     );
     assert!(
-        d.contains("+++ b/migrations/000003_index_idx_c.up.sql\n@@ -0,0 +1,2 @@\n+-- Follows 000002_idx.up.sql (written by `platcheck fix`).\n+CREATE INDEX CONCURRENTLY"),
-        "one statement, no SET (that would make it a transaction): {d}"
+        d.contains("+++ b/migrations/000003_index_idx_c.up.sql\n@@ -0,0 +1,5 @@\n+-- Follows 000002_idx.up.sql (written by `platcheck fix`).\n+-- No SET statement_timeout (000002_idx.up.sql had `SET statement_timeout = '15min'`)"),
+        "one statement, no SET (that would make it a transaction), and says so: {d}"
     );
+    assert!(d.contains("x-statement-timeout"), "{d}");
     insta::assert_snapshot!(d);
 }
 
@@ -282,4 +283,56 @@ fn popx_file_for_every_dialect_is_left_to_a_person() {
     // CONCURRENTLY, no SET lock_timeout written there.
     let (rc, diff, err) = bin(dir, &["fix", "--diff", "--unsafe-fixes", "."]);
     assert_eq!((rc, diff.as_str()), (0, ""), "{err}");
+}
+
+/// MG031 on a golang-migrate file whose one statement refuses a transaction
+/// (what the index fix writes): still reported, for the scan is as long,
+/// but it asks for the database URL's bound, not a SET the file cannot hold.
+#[test]
+fn golang_migrate_single_concurrent_index_asks_for_the_url_timeout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    for (path, text) in [
+        ("platcheck.yaml", PG),
+        ("migrations/000001_base.up.sql", BASE_TABLES),
+        (
+            "migrations/000002_idx.up.sql",
+            "CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_c ON orders (customer_id);\n",
+        ),
+        (
+            "migrations/000003_check.up.sql",
+            "ALTER TABLE orders VALIDATE CONSTRAINT orders_cid;\n",
+        ),
+    ] {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let (_, out, err) = bin(
+        dir,
+        &["check", "--format", "json", "--fail-on", "never", "."],
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    let mg031: Vec<(String, String)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "MG031")
+        .map(|f| {
+            (
+                f["file"].as_str().unwrap().to_string(),
+                f["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(mg031.len(), 2, "{mg031:?}");
+    // The index file cannot hold the SET; a VALIDATE can (one query is one
+    // implicit transaction, which VALIDATE accepts): the usual message.
+    assert!(mg031[0].0.ends_with("000002_idx.up.sql"), "{mg031:?}");
+    assert!(
+        mg031[0].1.contains("this file cannot hold a SET"),
+        "{mg031:?}"
+    );
+    assert!(mg031[1].0.ends_with("000003_check.up.sql"), "{mg031:?}");
+    assert!(!mg031[1].1.contains("cannot hold"), "{mg031:?}");
 }

@@ -1,9 +1,12 @@
 //! `--diff` shows what `platcheck fix` would write, all passes of it: a fix
 //! that another fix enables (a statement moved into a follow-up migration,
 //! the next follow-up numbered after it) only exists once the first is
-//! applied and the files are judged again. The passes run in a private
-//! scratch copy of the run's root, removed afterwards; the repository is
-//! only read.
+//! applied and the files are judged again. The passes run in a scratch
+//! copy of the run's root made inside it (a dot-directory beside the
+//! config, which the check's walk never enters, removed afterwards), so
+//! nothing outside the repository is written; the repository's own files
+//! are only read. Links stay links in the copy (see `copy_tree`), so the
+//! passes meet them as `fix` and the check do.
 use super::{PASSES, plan_for, write};
 use crate::engine;
 use crate::fix::apply::Change;
@@ -30,7 +33,10 @@ pub fn changes(
         return Ok(None);
     }
     let root = crate::source::normalize(&abs(root, cwd));
-    let tmp = tempfile::tempdir().map_err(|e| format!("--diff: no scratch directory: {e}"))?;
+    let tmp = tempfile::Builder::new()
+        .prefix(crate::discover::SCRATCH_PREFIX)
+        .tempdir_in(&root)
+        .map_err(|e| format!("--diff: no scratch directory in {}: {e}", root.display()))?;
     let copy = tmp.path();
     let moved = |p: &Path| -> Option<PathBuf> {
         let p = crate::source::normalize(&abs(p, cwd));
@@ -58,7 +64,9 @@ pub fn changes(
             break;
         }
         for (path, change) in &plan.changes {
-            write::apply(path, change)?;
+            // A refusal (a link) names the repository's path, not the copy's.
+            write::apply(path, change)
+                .map_err(|e| e.replace(&copy.display().to_string(), &root.display().to_string()))?;
             written.insert(path.clone());
         }
     }
@@ -94,13 +102,19 @@ fn abs(p: &Path, cwd: &Path) -> PathBuf {
 }
 
 /// The files the walk of `root` would see (its ignore files honoured, no
-/// `.git`, no links), copied with their directories.
+/// `.git`, no scratch copies), copied with their directories. Links are
+/// copied as links, so that the check in the copy follows or refuses them
+/// as the check of the repository does (containment) and `fix`'s refusal
+/// to write through one is met in the copy too: a link whose target lies
+/// inside the root points at that target's copy, any other keeps its
+/// target.
 fn copy_tree(root: &Path, to: &Path) -> Result<(), String> {
+    let canon_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let walker = ignore::WalkBuilder::new(root)
         .hidden(false)
         .follow_links(false)
         .require_git(false)
-        .filter_entry(|e| e.file_name() != ".git")
+        .filter_entry(|e| !crate::discover::never_walked(e.file_name()))
         .build();
     for entry in walker {
         let entry = entry.map_err(|e| format!("--diff: {e}"))?;
@@ -111,7 +125,9 @@ fn copy_tree(root: &Path, to: &Path) -> Result<(), String> {
             continue;
         };
         let target = to.join(rel);
-        let result = if kind.is_dir() {
+        let result = if kind.is_symlink() {
+            link_copy(entry.path(), &target, &canon_root, to)
+        } else if kind.is_dir() {
             std::fs::create_dir_all(&target)
         } else if kind.is_file() {
             std::fs::copy(entry.path(), &target).map(drop)
@@ -120,5 +136,24 @@ fn copy_tree(root: &Path, to: &Path) -> Result<(), String> {
         };
         result.map_err(|e| format!("--diff: cannot copy {}: {e}", entry.path().display()))?;
     }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn link_copy(link: &Path, at: &Path, canon_root: &Path, to: &Path) -> std::io::Result<()> {
+    let points = match std::fs::canonicalize(link) {
+        Ok(t) => match t.strip_prefix(canon_root) {
+            Ok(inside) => to.join(inside),
+            Err(_) => t,
+        },
+        // Dangling: it dangles the same way in the copy.
+        Err(_) => std::fs::read_link(link)?,
+    };
+    std::os::unix::fs::symlink(points, at)
+}
+
+/// Elsewhere links are not recreated: the check in the copy skips them.
+#[cfg(not(unix))]
+fn link_copy(_: &Path, _: &Path, _: &Path, _: &Path) -> std::io::Result<()> {
     Ok(())
 }

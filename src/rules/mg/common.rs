@@ -42,16 +42,18 @@ pub fn text<'a>(ctx: &RuleCtx<'a>, fa: &'a FileAnalysis, st: &Stmt) -> &'a str {
 
 /// A report at the statement's first line, with its lock facts.
 pub fn report(ctx: &RuleCtx, rule: RuleId, fa: &FileAnalysis, st: &Stmt) -> Report {
+    Report::new(rule, fa.file, head(ctx, fa, st))
+        .sql(st.facts(&fa.ctx))
+        .var("statement", st.index)
+        .note(fa.note())
+}
+
+/// A statement's first line: where its findings sit, and the related place
+/// when another statement's finding names it.
+pub fn head(ctx: &RuleCtx, fa: &FileAnalysis, st: &Stmt) -> Span {
     let t = text(ctx, fa, st);
     let first_line = t.find(['\n', '\r']).unwrap_or(t.len());
-    Report::new(
-        rule,
-        fa.file,
-        Span::new(st.span.start, st.span.start + first_line),
-    )
-    .sql(st.facts(&fa.ctx))
-    .var("statement", st.index)
-    .note(fa.note())
+    Span::new(st.span.start, st.span.start + first_line)
 }
 
 /// Error on a hot or large table, or one whose size is not declared (the

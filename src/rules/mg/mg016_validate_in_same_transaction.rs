@@ -22,7 +22,12 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 sink.push(
                     c::report(ctx, RuleId::MG016, fa, st)
                         .var("constraint", &e.detail)
-                        .var("line", line),
+                        .var("line", line)
+                        .related(
+                            fa.file,
+                            c::head(ctx, fa, added),
+                            format!("the NOT VALID add of {}", e.detail),
+                        ),
                 );
             }
         }

@@ -33,7 +33,12 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                     c::report(ctx, RuleId::MG024, fa, st)
                         .var("type", type_name.display())
                         .var("value", value)
-                        .var("line", line),
+                        .var("line", line)
+                        .related(
+                            fa.file,
+                            c::head(ctx, fa, u),
+                            format!("'{value}' is used here before COMMIT"),
+                        ),
                 );
             }
         }

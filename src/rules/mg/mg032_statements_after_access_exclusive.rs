@@ -25,11 +25,10 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             if held.is_empty() {
                 continue;
             }
-            let later: Vec<usize> = fa.stmts[st.index..]
+            let later: Vec<&crate::sql::analysis::Stmt> = fa.stmts[st.index..]
                 .iter()
                 .take_while(|s| s.tx == Some(tx))
                 .filter(|s| !s.op.as_ref().is_some_and(|o| o.is_transaction_control()))
-                .map(|s| ctx.ws.files[fa.file].line_col(s.span.start).line)
                 .collect();
             if later.is_empty() {
                 continue;
@@ -47,10 +46,29 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             } else {
                 tables
             };
-            let lines: Vec<String> = later.iter().take(5).map(usize::to_string).collect();
+            // The message names the first five; so does the editor.
+            let named = &later[..later.len().min(5)];
+            let lines: Vec<String> = named
+                .iter()
+                .map(|s| {
+                    ctx.ws.files[fa.file]
+                        .line_col(s.span.start)
+                        .line
+                        .to_string()
+                })
+                .collect();
             let more = if later.len() > 5 { ", …" } else { "" };
+            let report = named
+                .iter()
+                .fold(c::report(ctx, RuleId::MG032, fa, st), |r, s| {
+                    r.related(
+                        fa.file,
+                        c::head(ctx, fa, s),
+                        "runs while the ACCESS EXCLUSIVE lock is held",
+                    )
+                });
             sink.push(
-                c::report(ctx, RuleId::MG032, fa, st)
+                report
                     .by_size(fa, &sized)
                     .var(
                         "tables",

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for fa in c::pg_files(ctx) {
-        let mut first_line: HashMap<String, usize> = HashMap::new();
+        let mut first: HashMap<String, (usize, &crate::sql::analysis::Stmt)> = HashMap::new();
         for st in &fa.stmts {
             let Some(Op::AlterTable { table, .. }) = &st.op else {
                 continue;
@@ -18,14 +18,19 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 continue;
             }
             let line = ctx.ws.files[fa.file].line_col(st.span.start).line;
-            match first_line.get(&table.name) {
-                Some(&first) => sink.push(
+            match first.get(&table.name) {
+                Some(&(first_line, first_st)) => sink.push(
                     c::report(ctx, RuleId::MG033, fa, st)
                         .var("table", c::describe(fa, table))
-                        .var("first", first),
+                        .var("first", first_line)
+                        .related(
+                            fa.file,
+                            c::head(ctx, fa, first_st),
+                            "the first ALTER TABLE that scans or rewrites it",
+                        ),
                 ),
                 None => {
-                    first_line.insert(table.name.clone(), line);
+                    first.insert(table.name.clone(), (line, st));
                 }
             }
         }

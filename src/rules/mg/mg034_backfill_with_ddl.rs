@@ -49,7 +49,12 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                     .var("verb", verb)
                     .var("table", c::describe(fa, table))
                     .var("ddl", &ddl.kind)
-                    .var("line", line),
+                    .var("line", line)
+                    .related(
+                        fa.file,
+                        c::head(ctx, fa, ddl),
+                        format!("the {} whose locks the backfill holds", ddl.kind),
+                    ),
             );
         }
     }
