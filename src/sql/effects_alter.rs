@@ -67,7 +67,17 @@ fn add_column(t: &Name, col: &ColumnDef, model: &Model) -> Vec<Effect> {
         out.push(e("add_column_check").col(&col.name));
     }
     if let Some(r) = &col.references {
-        out.push(e("add_column_references").col(&col.name).other(Some(r)));
+        // A default fills every row, so the new key is checked against them.
+        let filled = col
+            .default
+            .as_ref()
+            .is_some_and(|d| !d.raw.trim().eq_ignore_ascii_case("null"));
+        let key = if filled {
+            "add_column_references_default"
+        } else {
+            "add_column_references"
+        };
+        out.push(e(key).col(&col.name).other(Some(r)));
     }
     out
 }
@@ -105,6 +115,7 @@ pub fn alter(t: &Name, a: &Alter, model: &Model, sess: &SessionFacts) -> Vec<Eff
             col,
             using,
             using_plain,
+            collate,
             ..
         } => {
             let old = model.column(t, name).map(|c| &c.ty);
@@ -123,25 +134,48 @@ pub fn alter(t: &Name, a: &Alter, model: &Model, sess: &SessionFacts) -> Vec<Eff
                 "alter_type_coercible"
             };
             let mut out = vec![e(key).col(name).detail(format!("{from} → {}", col.ty.raw))];
+            // Without a rewrite the column's indexes are still rebuilt when
+            // their operator class or collation changes, and that reads the table.
+            let zone = old.is_some_and(|o| {
+                matches!(
+                    (o.base.as_str(), col.ty.base.as_str()),
+                    ("timestamp", "timestamptz") | ("timestamptz", "timestamp")
+                )
+            });
+            if !rewrite && (*collate || zone) && !model.column_indexes(t, name).is_empty() {
+                out.push(e("alter_type_index_rebuild").col(name));
+            }
             // The foreign keys on the column, and those pointing at it, are
-            // dropped and re-created (and re-checked) with the new type.
+            // dropped and re-created with the new type; restating the
+            // column's own type re-creates them too (the locks), but the
+            // server skips re-checking the rows when the type is unchanged.
+            let same = old.is_some_and(|o| {
+                o.base == col.ty.base
+                    && o.args == col.ty.args
+                    && o.array == col.ty.array
+                    && o.members == col.ty.members
+            }) && !(*using && !*using_plain);
             let fks = model.fks_on_column(t, name);
             if !fks.is_empty() {
                 let mut x = e("alter_type_fk").col(name);
                 x.other = names(fks);
+                x.covered = same;
                 out.push(x);
             }
             let referencing = model.fks_to_column(t, name);
             if !referencing.is_empty() {
                 let mut x = e("alter_type_referenced").col(name);
                 x.other = names(referencing);
+                x.covered = same;
                 out.push(x);
             }
             out
         }
         Alter::SetNotNull(c) => {
             let mut x = e("set_not_null").col(c);
-            x.covered = model.has_not_null_check(t, c);
+            // Already NOT NULL: the server has nothing to check.
+            x.covered = model.has_not_null_check(t, c)
+                || model.column(t, c).is_some_and(|col| col.not_null);
             vec![x]
         }
         Alter::DropNotNull(c) => vec![e("drop_not_null").col(c)],

@@ -27,8 +27,6 @@ const MAX_SCALAR_BYTES: usize = 48 << 20;
 /// A collection being built.
 struct Frame {
     span: Span,
-    /// The key span of the entry this collection is the value of.
-    key: Option<Span>,
     items: Items,
 }
 
@@ -95,24 +93,22 @@ pub(super) fn parse(text: &str) -> Option<Vec<Node>> {
                 if nodes > MAX_NODES || stack.len() >= MAX_DEPTH {
                     return None;
                 }
-                let key = match stack.last() {
-                    // A collection as a key.
+                // A collection as a key.
+                if matches!(
+                    stack.last(),
                     Some(Frame {
                         items: Items::Map(_, None),
                         ..
-                    }) => return None,
-                    Some(Frame {
-                        items: Items::Map(_, Some(k)),
-                        ..
-                    }) => Some(k.span),
-                    _ => None,
-                };
+                    })
+                ) {
+                    return None;
+                }
                 let items = if matches!(event, Event::SequenceStart(..)) {
                     Items::Seq(Vec::new())
                 } else {
                     Items::Map(Vec::new(), None)
                 };
-                stack.push(Frame { span, key, items });
+                stack.push(Frame { span, items });
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let frame = stack.pop()?;

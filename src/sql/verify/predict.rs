@@ -43,7 +43,8 @@ struct Scans {
 /// table of each row that scans (unless a condition removes the scan). The
 /// rows are read where they live: a row whose other relations are the
 /// partitions (ATTACH, an index on a partitioned table) or the referencing
-/// tables (a foreign key validated again) scans those too. A row
+/// tables (a foreign key validated again) scans those too; the referenced
+/// table of a validated foreign key may be read, as the join's plan decides. A row
 /// statement's scan is its plan's (`planned`). MySQL/MariaDB (a plan):
 /// none, the algorithm says it.
 fn predicted_scans(st: &Stmt) -> Scans {
@@ -64,6 +65,11 @@ fn predicted_scans(st: &Stmt) -> Scans {
         out.extend(e.table.iter().map(|t| t.name.clone()));
         if matches!(row.other_relation.as_str(), "partition" | "referencing") {
             out.extend(e.other.iter().map(|t| t.name.clone()));
+        }
+        // A foreign key is validated by one join query: whether it reads the
+        // referenced table in full (or probes its key index) is its plan's.
+        if row.other_relation == "referenced" {
+            s.planned.extend(e.other.iter().map(|t| t.name.clone()));
         }
     }
     for l in [&mut s.certain, &mut s.planned] {
