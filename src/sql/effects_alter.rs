@@ -154,7 +154,7 @@ pub fn alter(t: &Name, a: &Alter, model: &Model, sess: &SessionFacts) -> Vec<Eff
                     && o.args == col.ty.args
                     && o.array == col.ty.array
                     && o.members == col.ty.members
-            }) && !(*using && !*using_plain);
+            }) && (!*using || *using_plain);
             let fks = model.fks_on_column(t, name);
             if !fks.is_empty() {
                 let mut x = e("alter_type_fk").col(name);

@@ -154,7 +154,7 @@ fn replay(
                 d.label, step.up.label
             );
             let role = Role::Down { note };
-            let after_up = &mut Slot::Scratch(Cow::Borrowed(&*model));
+            let after_up = &mut Slot::Scratch(Box::new(Cow::Borrowed(&*model)));
             files.push(run(ws, hist, d, &g.tx.mode(d), role, after_up));
         }
     }
@@ -165,7 +165,8 @@ fn replay(
 /// copied only when a statement changes it and a later one could see that.
 pub enum Slot<'a> {
     Live(&'a mut Model),
-    Scratch(Cow<'a, Model>),
+    /// Boxed: a model is large, the borrowed slot a pointer.
+    Scratch(Box<Cow<'a, Model>>),
 }
 
 impl Slot<'_> {

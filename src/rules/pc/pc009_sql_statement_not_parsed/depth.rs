@@ -109,7 +109,8 @@ mod tests {
     /// about half the parser's depth, see the module comment).
     #[test]
     fn the_estimate_never_misses_a_statement_the_parser_finds_too_deep() {
-        let shapes: Vec<(&str, fn(usize) -> String)> = vec![
+        type Shape = (&'static str, fn(usize) -> String);
+        let shapes: Vec<Shape> = vec![
             ("check", |n| {
                 format!(
                     "ALTER TABLE t ADD CONSTRAINT c CHECK {}",
