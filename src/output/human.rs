@@ -78,7 +78,7 @@ fn parts(fs: &[&Finding], src: &SourceFile) -> Parts {
 
 /// A label per span; findings at one span share one: `(1, 2, 3) error
 /// /pointer`.
-fn labels(fs: &[&Finding]) -> Vec<Label> {
+pub(super) fn labels(fs: &[&Finding]) -> Vec<Label> {
     let numbered = fs.len() > 1;
     let mut labels: Vec<(usize, usize, String, Vec<usize>)> = Vec::new();
     for (i, f) in fs.iter().enumerate() {
@@ -111,6 +111,15 @@ fn labels(fs: &[&Finding]) -> Vec<Label> {
             }
         })
         .collect()
+}
+
+/// The file with its control characters made printable, when it has any
+/// (copied once per file, not per finding).
+pub(super) fn printable(raw: &SourceFile) -> Option<SourceFile> {
+    match escape::controls_in_place(&raw.text) {
+        std::borrow::Cow::Owned(text) => Some(SourceFile::new(&raw.display, &raw.path, &text)),
+        std::borrow::Cow::Borrowed(_) => None,
+    }
 }
 
 /// Findings in print order, those of one rule on one contract together
@@ -189,11 +198,7 @@ impl Stream for Printer<'_> {
             .get(first.file.as_str())
             .copied()
             .unwrap_or(&empty);
-        // A source with control characters is made printable once.
-        let shown = match escape::controls_in_place(&raw.text) {
-            std::borrow::Cow::Owned(text) => Some(SourceFile::new(&raw.display, &raw.path, &text)),
-            std::borrow::Cow::Borrowed(_) => None,
-        };
+        let shown = printable(raw);
         let src = shown.as_ref().unwrap_or(raw);
         let name = escape::file_name(&src.display);
         for group in groups(findings) {

@@ -156,34 +156,13 @@ impl Diagnostic for Diag<'_> {
         if !self.snippet {
             return None;
         }
-        let numbered = self.fs.len() > 1;
-        // Findings at one span share one label: `(1, 2, 3) error /pointer`.
-        let mut labels: Vec<(usize, usize, String, Vec<usize>)> = Vec::new();
-        for (i, f) in self.fs.iter().enumerate() {
-            let text = match &f.pointer {
-                Some(p) if !p.is_empty() => format!("{} {}", f.severity.as_str(), p),
-                _ => f.severity.as_str().to_string(),
-            };
-            let text = escape::controls(&text).into_owned();
-            match labels
-                .iter_mut()
-                .find(|(s, e, t, _)| *s == f.start && *e == f.end && *t == text)
-            {
-                Some(l) => l.3.push(i + 1),
-                None => labels.push((f.start, f.end, text, vec![i + 1])),
-            }
-        }
-        Some(Box::new(labels.into_iter().map(
-            move |(start, end, text, ns)| {
-                let label = if numbered {
-                    let ns: Vec<String> = ns.iter().map(usize::to_string).collect();
-                    format!("({}) {text}", ns.join(", "))
-                } else {
-                    text
-                };
-                LabeledSpan::new(Some(label), start, end - start)
-            },
-        )))
+        // Which findings share a label, and its text, are the printer's
+        // (not under test here): only the drawing is compared.
+        Some(Box::new(
+            super::human::labels(&self.fs)
+                .into_iter()
+                .map(|l| LabeledSpan::new(Some(l.text), l.offset, l.len)),
+        ))
     }
 }
 
@@ -253,11 +232,7 @@ impl Stream for Printer<'_> {
             .get(first.file.as_str())
             .copied()
             .unwrap_or(&empty);
-        // A source with control characters is made printable once.
-        let shown = match escape::controls_in_place(&raw.text) {
-            std::borrow::Cow::Owned(text) => Some(SourceFile::new(&raw.display, &raw.path, &text)),
-            std::borrow::Cow::Borrowed(_) => None,
-        };
+        let shown = super::human::printable(raw);
         let src = shown.as_ref().unwrap_or(raw);
         for group in groups(findings) {
             let _ = writeln!(out, "{}", header(&group, self.style.color));

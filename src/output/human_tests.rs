@@ -7,39 +7,13 @@ use super::human::{self, Style};
 use super::human_oracle;
 use crate::catalog::RuleId;
 use crate::finding::{ContractRef, Finding, Severity};
-use crate::outcome::{FailOn, Outcome, Summary, TodaySource};
+use crate::outcome::Outcome;
 use crate::source::SourceFile;
 use proptest::prelude::*;
 
 fn outcome(files: Vec<SourceFile>, mut findings: Vec<Finding>) -> Outcome {
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    let mut summary = Summary {
-        files: files.len(),
-        ..Summary::default()
-    };
-    for f in &findings {
-        super::isolate::bump(&mut summary, f.severity, 1);
-    }
-    Outcome {
-        findings,
-        summary,
-        today: "2026-11-30".parse().unwrap(),
-        today_source: TodaySource::Flag,
-        fail_on: FailOn::Error,
-        root: ".".into(),
-        baseline: None,
-        config: None,
-        base: None,
-        changed_since: None,
-        classes: vec![None; files.len()],
-        files,
-        contracts: Vec::new(),
-        rules_off: Default::default(),
-        suppressions: Vec::new(),
-        notes: vec!["a note".into()],
-        waived: Vec::new(),
-        scope: None,
-    }
+    super::stream::tests::outcome_of(files, findings, vec!["a note".into()])
 }
 
 /// Pieces of source text: what changes a column or a line.

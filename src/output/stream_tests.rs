@@ -32,6 +32,17 @@ fn outcome(findings: Vec<Finding>, notes: Vec<String>) -> Outcome {
         SourceFile::new("a.yaml", "a.yaml", "kind: Cluster\nname: \"x\u{1b}\"\n"),
         SourceFile::new("m/V1.sql", "m/V1.sql", "CREATE INDEX i ON t (c);\n"),
     ];
+    outcome_of(files, findings, notes)
+}
+
+/// An outcome of these files and findings (in the order given), with its
+/// summary counted and every other field at its plain value: the printers'
+/// unit tests build theirs through this one.
+pub(crate) fn outcome_of(
+    files: Vec<SourceFile>,
+    findings: Vec<Finding>,
+    notes: Vec<String>,
+) -> Outcome {
     let mut summary = Summary {
         files: files.len(),
         ..Summary::default()
