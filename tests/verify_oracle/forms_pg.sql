@@ -30,6 +30,15 @@ CREATE TABLE p (id int PRIMARY KEY, code int UNIQUE); INSERT INTO p VALUES (1, 1
 CREATE TABLE c (id int PRIMARY KEY, p_code int REFERENCES p (code)); INSERT INTO c VALUES (1, 10);
 ALTER TABLE p DROP COLUMN code CASCADE;
 
+-- form: SET NOT NULL on a column already NOT NULL (nothing to check, no scan)
+CREATE TABLE t (id int PRIMARY KEY, a int NOT NULL); INSERT INTO t VALUES (1, 1), (2, 2);
+ALTER TABLE t ALTER COLUMN a SET NOT NULL;
+
+-- form: timestamp to timestamptz under UTC on an indexed column (no rewrite, the index is rebuilt: a scan)
+SET TimeZone = 'UTC';
+CREATE TABLE t (id int PRIMARY KEY, at timestamp); CREATE INDEX t_at ON t (at); INSERT INTO t VALUES (1, now());
+ALTER TABLE t ALTER COLUMN at TYPE timestamptz;
+
 -- form: type change of an FK column (rewrite)
 CREATE TABLE p (id bigint PRIMARY KEY); INSERT INTO p VALUES (1);
 CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p (id)); INSERT INTO c VALUES (1, 1);
