@@ -131,3 +131,47 @@ fn no_inline_suppressions_notes_nothing_when_nothing_was_hidden() {
     let listed = stdout(&s.run(&["suppressions", "--no-inline-suppressions"]));
     assert!(listed.contains("[unused]"), "{listed}");
 }
+
+/// Found by the `config_baseline` fuzz run: a named directory the config's
+/// `include` leaves out was "0 files checked", exit 0, no finding. It gets
+/// a PC017 line now, as a named file that is not checked does; a named
+/// directory with a checked file gets none.
+#[test]
+fn a_named_directory_the_include_leaves_out_is_reported_not_silently_empty() {
+    let s = Sandbox::new("version: 1\ntoday: 2026-11-30\ninclude: [\"contracts/**\"]\n");
+    s.write("migrations/V1__t.sql", "CREATE TABLE t (id int);\n");
+    s.write(
+        "contracts/c.yaml",
+        "apiVersion: platcheck/v1\nkind: Cluster\nmetadata:\n  name: c\n",
+    );
+    let o = s.run(&["check", "--format", "json", "migrations"]);
+    let out: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let pc017: Vec<&Value> = out["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "PC017")
+        .collect();
+    assert_eq!(pc017.len(), 1, "{}", stdout(&o));
+    assert_eq!(pc017[0]["file"], "migrations");
+    assert!(
+        pc017[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("include/exclude leave out every one"),
+        "{}",
+        stdout(&o)
+    );
+    let o = s.run(&["check", "--format", "json", "contracts"]);
+    let out: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(
+        out["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["rule"] != "PC017"),
+        "{}",
+        stdout(&o)
+    );
+    s.assert_outside_unchanged();
+}

@@ -47,7 +47,16 @@ fuzz_target!(|data: &[u8]| {
                 assert_ne!(f.rule, RuleId::PC000, "internal error: {}", f.message);
                 assert!(f.line >= 1 && f.column >= 1, "1-based positions");
             }
-            assert!(outcome.summary.files >= 1, "the migration was checked");
+            // Never silently green: the migration was checked, or the named
+            // directory has a finding saying why it was not (PC017).
+            assert!(
+                outcome.summary.files >= 1
+                    || outcome
+                        .findings
+                        .iter()
+                        .any(|f| f.rule == RuleId::PC017 && f.file == "migrations"),
+                "the migration was checked, or a finding says why not"
+            );
         }
         // Only a baseline the run cannot read, or a config it cannot read at
         // all, stops it; the message says which file.

@@ -78,8 +78,10 @@ pub fn run_overlay(
     let mut found = discover::discover(&walk, cwd, &settings).map_err(RunError::Usage)?;
     // The walk widened to the whole root for context; only a run that named
     // the root judges whether each include pattern found something.
-    if scope.is_some() {
+    if let Some(named) = &scope {
         found.unmatched_include.clear();
+        let empty = scope::empty_named_dirs(named, &settings.root, &found, cwd);
+        found.unchecked.extend(empty);
     }
     // A run that names files inside the repository (a pre-commit hook) loads
     // the whole repository for context: contracts that loaded cleanly before

@@ -108,3 +108,30 @@ pub fn restrict(outcome: &mut Outcome, named: &[PathBuf], cwd: &Path) {
     outcome.summary = summary;
     outcome.scope = Some(shown);
 }
+
+/// Named directories inside the root of which the walk checked no file
+/// (the config's `include`/`exclude` leave all of them out, or none is an
+/// input): each gets a PC017 line, as a named file that is not checked
+/// does, instead of a silent "0 files checked".
+pub fn empty_named_dirs(
+    named: &[PathBuf],
+    root: &Path,
+    found: &crate::discover::Discovered,
+    cwd: &Path,
+) -> Vec<crate::discover::WalkProblem> {
+    let root = normalize(&absolute(root, cwd));
+    let walked: Vec<PathBuf> = found
+        .files
+        .iter()
+        .map(|c| normalize(&absolute(&c.path, cwd)))
+        .collect();
+    named
+        .iter()
+        .filter(|d| d.starts_with(&root) && d.is_dir())
+        .filter(|d| !walked.iter().any(|f| f.starts_with(d)))
+        .map(|d| crate::discover::WalkProblem {
+            display: crate::source::display_path(d, cwd),
+            reason: "no file under this directory is checked: the config's include/exclude leave out every one (or none is a contract, migration or document)".into(),
+        })
+        .collect()
+}
