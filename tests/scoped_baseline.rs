@@ -91,30 +91,35 @@ fn naming_one_file_with_a_baseline_reports_on_it_what_the_whole_run_does() {
 }
 
 #[test]
-fn with_a_baseline_a_named_migration_still_skips_the_contract_rules() {
-    // A CL rule made to panic shows whether the run ran it: a run that
-    // names a migration has no cluster to report on, so it must not.
+fn with_a_baseline_a_named_migration_still_skips_the_contract_and_mirror_rules() {
+    // A rule made to panic shows whether the run ran it: a run that names a
+    // migration has no cluster and no document to report on, so it runs
+    // neither CL001 nor MR001; naming a cluster runs CL001, a document MR001.
     let dir = violations();
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_platcheck"))
+    let run = |rule: &str, args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_platcheck"))
             .args(args)
             .current_dir(dir.path())
             .env("NO_COLOR", "1")
-            .env("PLATCHECK_INJECT_PANIC", "rule:CL001")
+            .env("PLATCHECK_INJECT_PANIC", format!("rule:{rule}"))
             .output()
-            .expect("binary runs")
+            .expect("binary runs");
+        text(&o)
     };
-    let whole = text(&run(&["check", "."]));
-    assert!(whole.contains("rule CL001 failed"), "{whole}");
-    let named = text(&run(&[
-        "check",
-        "migrations/payments-db/V2__widen_amount.sql",
-    ]));
-    assert!(named.contains("1 file checked"), "{named}");
-    assert!(!named.contains("rule CL001 failed"), "{named}");
-    // Naming a cluster runs them.
-    let cluster = text(&run(&["check", "contracts/clusters/checkout-db.yaml"]));
-    assert!(cluster.contains("rule CL001 failed"), "{cluster}");
+    let migration = "migrations/payments-db/V2__widen_amount.sql";
+    for (rule, owner) in [
+        ("CL001", "contracts/clusters/checkout-db.yaml"),
+        ("MR001", "docs"),
+    ] {
+        let failed = format!("rule {rule} failed");
+        let whole = run(rule, &["check", "."]);
+        assert!(whole.contains(&failed), "{whole}");
+        let named = run(rule, &["check", migration]);
+        assert!(named.contains("1 file checked"), "{named}");
+        assert!(!named.contains(&failed), "{named}");
+        let owned = run(rule, &["check", owner]);
+        assert!(owned.contains(&failed), "{owner}: {owned}");
+    }
 }
 
 fn findings(dir: &Path, args: &[&str]) -> Vec<Value> {
