@@ -95,13 +95,15 @@ pub fn read(path: &Path, scope: &crate::read::Scope) -> Result<(Baseline, String
 /// entries are stale, the PC011 report (the baseline file is added to the
 /// workspace so the report can point into it). Only entries about files this
 /// run checked can be stale: checking a subdirectory says nothing about the
-/// rest of the baseline.
+/// rest of the baseline, and in a run limited to named files (`shown`, by
+/// file index) the other files were loaded for context, not judged.
 pub fn apply(
     findings: &mut Vec<Finding>,
     ws: &mut Workspace,
     baseline: &Baseline,
     root: &Path,
     (display, path, text): (&str, &Path, &str),
+    shown: Option<&[bool]>,
 ) -> (Vec<(Finding, String)>, Option<Report>) {
     let known: BTreeSet<&str> = baseline
         .entries
@@ -111,7 +113,9 @@ pub fn apply(
     let checked: BTreeSet<String> = ws
         .files
         .iter()
-        .map(|s| fingerprint::stable_path(s, root))
+        .enumerate()
+        .filter(|(i, _)| shown.is_none_or(|s| s.get(*i).copied().unwrap_or(true)))
+        .map(|(_, s)| fingerprint::stable_path(s, root))
         .collect();
     let prints = fingerprint::of(findings, &ws.files, root);
     let current: BTreeSet<&str> = prints.iter().map(String::as_str).collect();

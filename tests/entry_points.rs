@@ -269,7 +269,7 @@ fn naming_one_file_reports_on_it_what_the_whole_repository_run_does() {
     // The named run loads the whole repository but runs, fixes and renders
     // only for the named file (and skips the contract rules when it names
     // SQL or Markdown): none of that may change what it says about the file.
-    // Without the example's baseline, which turns those shortcuts off.
+    // Without the example's baseline (tests/scoped_baseline.rs has it).
     let dir = tempfile::tempdir().unwrap();
     common::copy_tree(
         &common::root().join("examples/violations"),

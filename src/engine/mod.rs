@@ -179,12 +179,11 @@ fn analyze(
     };
     // A run limited to named files runs, fixes, renders and scans
     // suppressions only for them (`scope::restrict` would drop the rest
-    // afterwards). Not with a baseline: its entries for the other files
-    // would read as stale.
+    // afterwards). With a baseline too: only the shown files' entries can
+    // be stale (`post::baseline`).
     let shown = settings
         .report_only
         .as_ref()
-        .filter(|_| settings.baseline.is_none())
         .map(|named| scope::shown(&ws.files, named, cwd, config.as_deref()));
     let skip = shown.as_ref().map_or_else(rules::Skip::default, |shown| {
         rules::skip_for(&ws, shown, config.as_deref())
@@ -210,7 +209,13 @@ fn analyze(
     notes.dedup();
     let (mut findings, mut waived, suppressions) =
         finish::finish(&ws, &settings, sink.reports, &mut notes, shown.as_deref());
-    post::baseline(&settings, cwd, &mut ws, &mut findings, &mut waived)?;
+    post::baseline(
+        &settings,
+        cwd,
+        &mut ws,
+        (&mut findings, &mut waived),
+        shown.as_deref(),
+    )?;
     post::changed_only(&settings, cwd, &ws, &mut findings)?;
     let mut summary = Summary {
         files: checked,

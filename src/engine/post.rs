@@ -8,13 +8,15 @@ use crate::settings::Settings;
 use crate::workspace::Workspace;
 use std::path::{Path, PathBuf};
 
-/// The baseline's entries move from `findings` to `waived`.
+/// The baseline's entries move from `findings` to `waived`. In a run
+/// limited to the `shown` files only their entries can be stale: the rules
+/// did not look at the others.
 pub(super) fn baseline(
     settings: &Settings,
     cwd: &Path,
     ws: &mut Workspace,
-    findings: &mut Vec<Finding>,
-    waived: &mut Vec<Waived>,
+    (findings, waived): (&mut Vec<Finding>, &mut Vec<Waived>),
+    shown: Option<&[bool]>,
 ) -> Result<(), RunError> {
     if let Some(path) = settings.baseline.clone() {
         let (baseline, text) =
@@ -26,6 +28,7 @@ pub(super) fn baseline(
             &baseline,
             &settings.root,
             (&display, &path, &text),
+            shown,
         );
         waived.extend(hidden.into_iter().map(|(finding, print)| {
             let line = baseline_line(&text, &print);

@@ -56,7 +56,7 @@ pub(super) fn run(ctx: &RuleCtx, sink: &mut Sink, skip: Skip) {
     }
 }
 
-/// Contract families a run limited to named files need not run. Each CL
+/// Rule families a run limited to named files need not run. Each CL
 /// rule reports only through `Contract::report` on the clusters it loops
 /// over, each EV and XR rule on the boundaries it loops over (EV053 also on
 /// the boundary's payload schema file), and their notes only for reported
@@ -68,6 +68,10 @@ pub(super) fn run(ctx: &RuleCtx, sink: &mut Sink, skip: Skip) {
 pub(super) struct Skip {
     pub clusters: bool,
     pub boundaries: bool,
+    /// The mirror rules but MR002: each reports only on the gated Markdown
+    /// documents it loops over (MR004/MR005 on one of a sibling pair).
+    /// MR002 also carries the config's `mirror_gates` problems, so it runs.
+    pub markdown: bool,
 }
 
 impl Skip {
@@ -75,6 +79,7 @@ impl Skip {
         match &id.as_str()[..2] {
             "CL" => self.clusters,
             "EV" | "XR" => self.boundaries,
+            "MR" => self.markdown && id != RuleId::MR002,
             _ => false,
         }
     }
@@ -92,8 +97,10 @@ pub(super) fn skip_for(ws: &Workspace, shown: &[bool], config: Option<&str>) -> 
             && !matches!(ws.classes[i], Some(FileClass::Sql | FileClass::Markdown))
             && !ws.contracts.iter().any(|c| c.file == i)
     });
+    let markdown = ws.markdown.iter().any(|&i| on(i));
     Skip {
         clusters: !other && !holds(Kind::Cluster),
         boundaries: !other && !holds(Kind::EventBoundary),
+        markdown: !other && !markdown,
     }
 }

@@ -73,7 +73,8 @@ fn within(named: &[PathBuf], path: &Path, cwd: &Path) -> bool {
 }
 
 /// Keeps the findings and waivers of the named files. The
-/// config file's own problems and internal errors stay: they concern the run.
+/// config file's own problems, the baseline's stale-entry notice and
+/// internal errors stay: they concern the run.
 pub fn restrict(outcome: &mut Outcome, named: &[PathBuf], cwd: &Path) {
     let within = |path: &Path| within(named, path, cwd);
     let mut shown: BTreeSet<String> = BTreeSet::new();
@@ -86,6 +87,11 @@ pub fn restrict(outcome: &mut Outcome, named: &[PathBuf], cwd: &Path) {
     }
     if let Some(c) = &outcome.config {
         shown.insert(c.clone());
+    }
+    // A stale-entry notice (PC011) points into the baseline; it counts only
+    // the named files' entries (`baseline::apply`), so it concerns them.
+    if let Some(b) = &outcome.baseline {
+        shown.insert(crate::source::display_path(b, cwd));
     }
     outcome
         .findings
