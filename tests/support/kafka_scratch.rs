@@ -3,6 +3,8 @@
 //! dropped, so no test sees another's topics and nothing outlives the run.
 //! Tansu is one node: every partition has one replica, and DescribeConfigs
 //! answers without entries (tests/README.md says what that leaves untested).
+// Shared by several test binaries; each uses part of it.
+#![allow(dead_code)]
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
