@@ -6,6 +6,8 @@
 //! settings are only read: a `good` fixture that must agree with one gets
 //! the server's value filled in (`"@PG_MAX_CONNECTIONS@"` and the like).
 mod common;
+#[path = "support/kafka_scratch.rs"]
+mod kafka;
 #[path = "support/probe_scratch.rs"]
 mod scratch;
 
@@ -78,6 +80,8 @@ fn every_probe_rule_fires_on_bad_and_not_on_good() {
     );
     let my = MyScratch::new("platcheck_probe_rules", &[]);
     let nats = NatsScratch::new("platcheck_probe_rules", std::time::Duration::from_secs(120));
+    let tansu = kafka::Tansu::start();
+    tansu.create("platcheck-probe-rules", 3);
     // SAFETY: the only test in this binary: no thread reads the environment yet.
     unsafe {
         std::env::set_var("PLATCHECK_PROBE_PG_URL", db.url());
@@ -85,6 +89,7 @@ fn every_probe_rule_fires_on_bad_and_not_on_good() {
         std::env::set_var("PLATCHECK_PROBE_MY_URL", my.url());
         std::env::set_var("PLATCHECK_PROBE_REDIS_URL", format!("{}/9", scratch::REDIS));
         std::env::set_var("PLATCHECK_PROBE_NATS_URL", scratch::NATS);
+        std::env::set_var("PLATCHECK_PROBE_KAFKA_URL", tansu.url());
         std::env::remove_var("PLATCHECK_PROBE_UNSET_URL");
     }
     let version = db.show("server_version");
@@ -92,6 +97,10 @@ fn every_probe_rule_fires_on_bad_and_not_on_good() {
     let fill = vec![
         ("@PG_VERSION@".to_string(), major),
         ("@NATS_STREAM@".to_string(), nats.name.clone()),
+        (
+            "@KAFKA_TOPIC@".to_string(),
+            "platcheck-probe-rules".to_string(),
+        ),
         (
             "\"@PG_MAX_CONNECTIONS@\"".to_string(),
             db.show("max_connections"),
@@ -128,6 +137,7 @@ fn every_probe_rule_fires_on_bad_and_not_on_good() {
             settings.add_filter(r"(?i)platcheck_probe_rules(_zero)?_\d+_\d+", "[SCRATCH]");
             settings.add_filter(r"(runs \w+) [0-9.]+", "$1 [SERVER-VERSION]");
             settings.add_filter(r"allows \d+", "allows [MAX-CONNECTIONS]");
+            settings.add_filter(r"kafka://127\.0\.0\.1:\d+", "kafka://[TANSU]");
             settings.bind(|| {
                 common::versionless(|| insta::assert_snapshot!(format!("{rule}_bad"), body));
             });

@@ -10,6 +10,37 @@ pub enum Facts {
     Stream(StreamFacts),
     Queue(QueueFacts),
     ManagedQueue(ManagedQueueFacts),
+    Topic(TopicFacts),
+}
+
+/// A Kafka topic, as the admin protocol (Metadata, DescribeConfigs) shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TopicFacts {
+    pub topic: String,
+    pub exists: bool,
+    /// Brokers in the cluster's Metadata answer.
+    pub brokers: usize,
+    pub partitions: usize,
+    /// Replicas of the topic's least replicated partition.
+    pub replication_factor: usize,
+    /// The topic's configs; `None`: the broker did not report the entry.
+    pub min_insync_replicas: Option<i64>,
+    pub cleanup_policy: Option<String>,
+    /// `-1`: kept forever.
+    pub retention_ms: Option<i64>,
+    /// Why no configs were read (refused, not offered), when the broker said.
+    pub configs_error: Option<String>,
+}
+
+impl TopicFacts {
+    /// `cleanup.policy` keeps only the latest record per key (`compact`
+    /// without `delete`): older events of a key are gone, whatever the retention.
+    pub fn compact_only(&self) -> bool {
+        self.cleanup_policy.as_deref().is_some_and(|p| {
+            let parts: Vec<&str> = p.split(',').map(str::trim).collect();
+            parts.contains(&"compact") && !parts.contains(&"delete")
+        })
+    }
 }
 
 /// A RabbitMQ queue, as far as AMQP shows it to a client.

@@ -11,6 +11,8 @@ use rayon::prelude::*;
 use std::time::Duration;
 
 pub mod facts;
+pub mod kafka;
+mod kafka_wire;
 pub mod mysql;
 pub mod nats;
 pub mod postgres;
@@ -22,7 +24,7 @@ mod target;
 
 pub use facts::{
     ConsumerFacts, DbFacts, Facts, ManagedQueueFacts, QueueFacts, RedisFacts, Replica, StreamFacts,
-    TableRows,
+    TableRows, TopicFacts,
 };
 pub use target::{Role, Target, resolve};
 
@@ -91,6 +93,13 @@ impl Observations {
             _ => None,
         })
     }
+    /// The broker probe of an EventBoundary (Kafka), when it succeeded.
+    pub fn topic(&self, contract: usize) -> Option<(&Probe, &TopicFacts)> {
+        self.probes.iter().find_map(|p| match &p.result {
+            Ok(Facts::Topic(f)) if p.contract == contract => Some((p, f)),
+            _ => None,
+        })
+    }
     /// The Redis dedup-tier probe of an EventBoundary, when it succeeded.
     pub fn redis(&self, contract: usize) -> Option<(&Probe, &RedisFacts)> {
         self.probes.iter().find_map(|p| match &p.result {
@@ -127,6 +136,7 @@ fn run_one(ws: &Workspace, t: Target, timeout: Duration) -> Probe {
                 tables: tables_of(contract),
                 stream: stream_of(contract),
                 queue: queue_of(contract),
+                topic: topic_of(contract),
                 vhost: vhost_of(contract),
                 consumers: groups_of(contract),
             };
@@ -167,6 +177,7 @@ struct Names {
     tables: Vec<String>,
     stream: String,
     queue: String,
+    topic: String,
     vhost: String,
     consumers: Vec<String>,
 }
@@ -188,10 +199,7 @@ fn dispatch(role: Role, url: &str, names: &Names, timeout: Duration) -> Result<F
         (Role::Management, "http" | "https") => {
             rabbitmq_admin::probe(url, &names.vhost, &names.queue, timeout).map(Facts::ManagedQueue)
         }
-        // Said, not skipped: a Kafka boundary that asks to be probed is told it was not.
-        (Role::Broker, "kafka") => Err(Failure::new(
-            "Kafka topics are not probed yet (no admin-protocol probe)",
-        )),
+        (Role::Broker, "kafka") => kafka::probe(url, &names.topic, timeout).map(Facts::Topic),
         (Role::Dedup, "redis" | "rediss") => redis::probe(url, timeout).map(Facts::Redis),
         _ => Err(Failure::new(format!("`{scheme}://` ({})", role.expects()))),
     }
@@ -209,6 +217,15 @@ fn stream_of(c: &Contract) -> String {
 /// The queue an EventBoundary names: `probe.queue`, else `broker.topic`.
 fn queue_of(c: &Contract) -> String {
     c.get("/spec/probe/queue")
+        .or_else(|| c.get("/spec/broker/topic"))
+        .and_then(Node::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The Kafka topic an EventBoundary names: `probe.topic`, else `broker.topic`.
+fn topic_of(c: &Contract) -> String {
+    c.get("/spec/probe/topic")
         .or_else(|| c.get("/spec/broker/topic"))
         .and_then(Node::as_str)
         .unwrap_or_default()

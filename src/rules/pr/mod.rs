@@ -2,6 +2,8 @@
 //! compared with what the contracts declare. The probing itself is the
 //! `probe` analysis; these rules only judge its facts, and find nothing in a
 //! run that does not probe.
+#[cfg(test)]
+mod kafka_variant_tests;
 mod pr001_probe_failed;
 mod pr002_probe_object_missing;
 mod pr010_engine_version_drift;
@@ -18,13 +20,18 @@ mod pr030_stream_dedup_window_drift;
 mod pr031_delivery_limit_drift;
 mod pr032_ack_policy_drift;
 mod pr033_broker_replicas_drift;
+mod pr034_topic_partitions_drift;
+mod pr035_min_insync_replicas_drift;
+mod pr036_topic_retention_drift;
 #[cfg(test)]
 mod variant_tests;
 
 use crate::catalog::RuleId;
 use crate::contracts::Contract;
 use crate::contracts::yaml::Node;
-use crate::probe::{ConsumerFacts, DbFacts, ManagedQueueFacts, Probe, RedisFacts, StreamFacts};
+use crate::probe::{
+    ConsumerFacts, DbFacts, ManagedQueueFacts, Probe, RedisFacts, StreamFacts, TopicFacts,
+};
 use crate::registry::{Check, Entry, RuleCtx};
 
 /// Is `id` one of this family's (the rules `platcheck probe` runs)?
@@ -54,6 +61,9 @@ pub fn entries() -> Vec<Entry> {
         rule(RuleId::PR031, pr031_delivery_limit_drift::check),
         rule(RuleId::PR032, pr032_ack_policy_drift::check),
         rule(RuleId::PR033, pr033_broker_replicas_drift::check),
+        rule(RuleId::PR034, pr034_topic_partitions_drift::check),
+        rule(RuleId::PR035, pr035_min_insync_replicas_drift::check),
+        rule(RuleId::PR036, pr036_topic_retention_drift::check),
     ]
 }
 
@@ -103,6 +113,24 @@ fn streams<'a>(ctx: &RuleCtx<'a>) -> Vec<(&'a Contract, &'a Probe, &'a StreamFac
         .filter_map(|i| obs.stream(i).map(|(p, f)| (&ctx.ws.contracts[i], p, f)))
         .filter(|(_, _, f)| f.exists)
         .collect()
+}
+
+/// Every EventBoundary whose Kafka topic was probed and exists.
+fn topics<'a>(ctx: &RuleCtx<'a>) -> Vec<(&'a Contract, &'a Probe, &'a TopicFacts)> {
+    let Some(obs) = ctx.probe() else {
+        return Vec::new();
+    };
+    (0..ctx.ws.contracts.len())
+        .filter_map(|i| obs.topic(i).map(|(p, f)| (&ctx.ws.contracts[i], p, f)))
+        .filter(|(_, _, f)| f.exists)
+        .collect()
+}
+
+/// Why a topic's configs are not known, for an `unreported` message.
+fn unreported_why(f: &TopicFacts) -> String {
+    f.configs_error
+        .clone()
+        .unwrap_or_else(|| "the DescribeConfigs answer has no such entry".into())
 }
 
 /// Every EventBoundary whose RabbitMQ queue was read through the management

@@ -1,4 +1,4 @@
-//! PR002: a table, stream, durable consumer or queue the contract names does not
+//! PR002: a table, stream, durable consumer, queue or topic the contract names does not
 //! exist on the probed system.
 use super::databases;
 use crate::catalog::RuleId;
@@ -39,6 +39,19 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 c.report(RuleId::PR002, pointer)
                     .variant("queue")
                     .var("queue", queue)
+                    .var("field", field)
+                    .var("target", &p.shown),
+            );
+        }
+        if let Some((p, f)) = obs.topic(i).filter(|(_, f)| !f.exists) {
+            let (pointer, field) = match c.get("/spec/probe/topic") {
+                Some(_) => ("/spec/probe/topic", "probe.topic"),
+                None => ("/spec/broker/topic", "broker.topic"),
+            };
+            sink.push(
+                c.report(RuleId::PR002, pointer)
+                    .variant("topic")
+                    .var("topic", &f.topic)
                     .var("field", field)
                     .var("target", &p.shown),
             );

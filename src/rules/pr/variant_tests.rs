@@ -13,7 +13,11 @@ use crate::settings::{ProbeSettings, Settings};
 use crate::source::SourceFile;
 use crate::workspace::Workspace;
 
-fn judge(contract: &str, role: Role, facts: Facts) -> Vec<(RuleId, Option<&'static str>)> {
+pub(super) fn judge(
+    contract: &str,
+    role: Role,
+    facts: Facts,
+) -> Vec<(RuleId, Option<&'static str>)> {
     let mut ws = Workspace::default();
     let src = SourceFile::new("c.yaml", "c.yaml", contract);
     let mut sink = Sink::default();
@@ -51,7 +55,7 @@ fn judge(contract: &str, role: Role, facts: Facts) -> Vec<(RuleId, Option<&'stat
     out.reports.iter().map(|r| (r.rule, r.variant)).collect()
 }
 
-const HEAD: &str =
+pub(super) const HEAD: &str =
     "apiVersion: platcheck/v1\nmetadata:\n  name: x\n  owner: t\n  lifecycle: experimental\n";
 
 #[test]

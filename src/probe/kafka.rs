@@ -1,0 +1,168 @@
+//! The Kafka probe over the admin protocol: `Metadata` of the one topic
+//! (partitions, replicas per partition) with topic auto-creation turned off,
+//! then `DescribeConfigs` of that topic (`min.insync.replicas`,
+//! `cleanup.policy`, `retention.ms`). Both are reads; nothing is created,
+//! produced or committed. Permissions: `Describe` on the topic and
+//! `DescribeConfigs` on the topic (ACLs), nothing on the cluster. Plain TCP
+//! only: a `kafka://user:pass@…` URL (SASL) is refused with a finding, not
+//! tried without its credentials.
+use super::Failure;
+use super::facts::TopicFacts;
+use super::kafka_wire::{Conn, error};
+use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
+use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
+use kafka_protocol::messages::{
+    DescribeConfigsRequest, DescribeConfigsResponse, MetadataRequest, MetadataResponse, TopicName,
+};
+use kafka_protocol::protocol::StrBytes;
+use std::time::{Duration, Instant};
+
+/// `ConfigResource.Type.TOPIC` in the protocol.
+const TOPIC_RESOURCE: i8 = 2;
+/// Metadata v4 is the first that can say "do not create the topic".
+const METADATA_MIN: i16 = 4;
+
+pub fn probe(url: &str, topic: &str, timeout: Duration) -> Result<TopicFacts, Failure> {
+    if topic.is_empty() {
+        return Err(Failure::new(
+            "the contract names no topic (probe.topic or broker.topic)",
+        ));
+    }
+    let hosts = bootstrap(url)?;
+    let mut conn = Conn::open(&hosts, Instant::now() + timeout)?;
+    let Some(version) = conn.version::<MetadataRequest>(METADATA_MIN) else {
+        return Err(Failure::new(
+            "the broker offers no Metadata version >= 4 (the first that does not auto-create a topic it is asked about): not probed",
+        ));
+    };
+    let request = MetadataRequest::default()
+        .with_topics(Some(vec![MetadataRequestTopic::default().with_name(Some(
+            TopicName(StrBytes::from_string(topic.to_string())),
+        ))]))
+        .with_allow_auto_topic_creation(false);
+    let meta = conn.send(&request, version)?;
+    let mut facts = from_metadata(&meta, topic)?;
+    if !facts.exists {
+        return Ok(facts);
+    }
+    match conn.version::<DescribeConfigsRequest>(1) {
+        None => {
+            facts.configs_error = Some("the broker offers no DescribeConfigs version".into());
+        }
+        Some(v) => {
+            let resource = DescribeConfigsResource::default()
+                .with_resource_type(TOPIC_RESOURCE)
+                .with_resource_name(StrBytes::from_string(topic.to_string()))
+                // All of the topic's configs (what `kafka-configs --describe`
+                // asks): a list of names is refused by a broker here (Tansu
+                // 0.6 cannot decode it), and the answer is a few kilobytes.
+                .with_configuration_keys(None);
+            let request = DescribeConfigsRequest::default().with_resources(vec![resource]);
+            let answer = conn.send(&request, v)?;
+            apply_configs(&mut facts, &answer);
+        }
+    }
+    Ok(facts)
+}
+
+/// The bootstrap `host:port` list of `kafka://h1:9092,h2:9092[/…]`.
+pub fn bootstrap(url: &str) -> Result<Vec<String>, Failure> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.contains('@') {
+        return Err(Failure::new(
+            "the kafka:// URL carries credentials, but the probe speaks plain TCP without SASL: not probed",
+        ));
+    }
+    let hosts: Vec<String> = authority
+        .split(',')
+        .map(str::trim)
+        .filter(|h| !h.is_empty())
+        .map(|h| {
+            // `[::1]:9092`, `host:9092`, `host` (the default port).
+            let has_port = h.rsplit_once(':').is_some_and(|(a, p)| {
+                !p.is_empty()
+                    && p.bytes().all(|b| b.is_ascii_digit())
+                    && (!a.contains(':') || a.ends_with(']'))
+            });
+            if has_port {
+                h.to_string()
+            } else {
+                format!("{h}:9092")
+            }
+        })
+        .collect();
+    if hosts.is_empty() {
+        return Err(Failure::new("the kafka:// URL names no broker"));
+    }
+    Ok(hosts)
+}
+
+/// The topic in a Metadata answer: missing, refused, or its partitions.
+pub fn from_metadata(meta: &MetadataResponse, topic: &str) -> Result<TopicFacts, Failure> {
+    let mut facts = TopicFacts {
+        topic: topic.to_string(),
+        brokers: meta.brokers.len(),
+        ..TopicFacts::default()
+    };
+    let Some(t) = meta
+        .topics
+        .iter()
+        .find(|t| t.name.as_ref().is_some_and(|n| n.0.as_str() == topic))
+    else {
+        return Ok(facts);
+    };
+    match t.error_code {
+        0 => {}
+        // UNKNOWN_TOPIC_OR_PARTITION: the topic is not there.
+        3 => return Ok(facts),
+        code => return Err(error(&format!("Metadata of topic `{topic}`"), code, None)),
+    }
+    facts.exists = true;
+    facts.partitions = t.partitions.len();
+    // The weakest partition is the topic's durability.
+    facts.replication_factor = t
+        .partitions
+        .iter()
+        .map(|p| p.replica_nodes.len())
+        .min()
+        .unwrap_or(0);
+    Ok(facts)
+}
+
+/// The topic's configs from a DescribeConfigs answer; an entry the broker
+/// did not send stays `None` (said as unchecked by the rules, never assumed).
+pub fn apply_configs(facts: &mut TopicFacts, answer: &DescribeConfigsResponse) {
+    let Some(result) = answer
+        .results
+        .iter()
+        .find(|r| r.resource_type == TOPIC_RESOURCE && r.resource_name.as_str() == facts.topic)
+    else {
+        facts.configs_error = Some("the DescribeConfigs answer has no entry for the topic".into());
+        return;
+    };
+    if result.error_code != 0 {
+        let f = error(
+            "DescribeConfigs",
+            result.error_code,
+            result.error_message.as_ref(),
+        );
+        facts.configs_error = Some(f.detail);
+        return;
+    }
+    let value = |key: &str| {
+        result
+            .configs
+            .iter()
+            .find(|c| c.name.as_str() == key)
+            .and_then(|c| c.value.as_ref())
+            .map(|v| v.as_str().trim().to_string())
+    };
+    facts.min_insync_replicas = value("min.insync.replicas").and_then(|v| v.parse().ok());
+    facts.cleanup_policy = value("cleanup.policy");
+    facts.retention_ms = value("retention.ms").and_then(|v| v.parse().ok());
+}
+
+#[cfg(test)]
+#[path = "kafka_tests.rs"]
+mod tests;

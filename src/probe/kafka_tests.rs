@@ -1,0 +1,139 @@
+//! What the local broker (Tansu, one node, DescribeConfigs without entries)
+//! cannot show: a replication factor above 1, an under-replicated partition,
+//! and topic configs. Each answer here is encoded by the protocol codec as a
+//! Kafka broker sends it and decoded back before the probe reads it, so the
+//! probe reads exactly the structures a real answer decodes to.
+use super::*;
+use bytes::BytesMut;
+use kafka_protocol::messages::BrokerId;
+use kafka_protocol::messages::describe_configs_response::{
+    DescribeConfigsResourceResult, DescribeConfigsResult,
+};
+use kafka_protocol::messages::metadata_response::{
+    MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
+};
+use kafka_protocol::protocol::{Decodable, Encodable};
+
+fn wire<T: Encodable + Decodable>(value: &T, version: i16) -> T {
+    let mut buf = BytesMut::new();
+    value.encode(&mut buf, version).unwrap();
+    let mut bytes = buf.freeze();
+    T::decode(&mut bytes, version).unwrap()
+}
+
+fn metadata(topic: &str, error_code: i16, replicas: &[usize]) -> MetadataResponse {
+    let brokers = (1..=3)
+        .map(|n| {
+            MetadataResponseBroker::default()
+                .with_node_id(BrokerId(n))
+                .with_host(StrBytes::from_string(format!("b{n}")))
+                .with_port(9092)
+        })
+        .collect();
+    let partitions = replicas
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            let nodes: Vec<BrokerId> = (1..=n as i32).map(BrokerId).collect();
+            MetadataResponsePartition::default()
+                .with_partition_index(i as i32)
+                .with_leader_id(BrokerId(1))
+                .with_replica_nodes(nodes.clone())
+                .with_isr_nodes(nodes)
+        })
+        .collect();
+    let t = MetadataResponseTopic::default()
+        .with_name(Some(TopicName(StrBytes::from_string(topic.into()))))
+        .with_error_code(error_code)
+        .with_partitions(partitions);
+    wire(
+        &MetadataResponse::default()
+            .with_brokers(brokers)
+            .with_topics(vec![t]),
+        12,
+    )
+}
+
+fn configs(topic: &str, error_code: i16, entries: &[(&str, &str)]) -> DescribeConfigsResponse {
+    let configs = entries
+        .iter()
+        .map(|(k, v)| {
+            DescribeConfigsResourceResult::default()
+                .with_name(StrBytes::from_string((*k).into()))
+                .with_value(Some(StrBytes::from_string((*v).into())))
+        })
+        .collect();
+    let r = DescribeConfigsResult::default()
+        .with_resource_type(TOPIC_RESOURCE)
+        .with_resource_name(StrBytes::from_string(topic.into()))
+        .with_error_code(error_code)
+        .with_configs(configs);
+    wire(&DescribeConfigsResponse::default().with_results(vec![r]), 4)
+}
+
+#[test]
+fn a_three_broker_topic_with_its_configs() {
+    let mut f = from_metadata(&metadata("orders", 0, &[3, 3, 2]), "orders").unwrap();
+    assert!(f.exists);
+    assert_eq!((f.brokers, f.partitions), (3, 3));
+    assert_eq!(f.replication_factor, 2, "the weakest partition counts");
+    let answer = configs(
+        "orders",
+        0,
+        &[
+            ("min.insync.replicas", "2"),
+            ("cleanup.policy", "compact"),
+            ("retention.ms", "604800000"),
+        ],
+    );
+    apply_configs(&mut f, &answer);
+    assert_eq!(f.min_insync_replicas, Some(2));
+    assert_eq!(f.cleanup_policy.as_deref(), Some("compact"));
+    assert_eq!(f.retention_ms, Some(604_800_000));
+    assert!(f.compact_only());
+    f.cleanup_policy = Some("compact,delete".into());
+    assert!(!f.compact_only(), "compact,delete also deletes by time");
+}
+
+#[test]
+fn a_missing_topic_and_a_refused_one() {
+    let f = from_metadata(&metadata("orders", 3, &[]), "orders").unwrap();
+    assert!(!f.exists);
+    let f = from_metadata(&metadata("other", 0, &[1]), "orders").unwrap();
+    assert!(!f.exists, "an answer about another topic is not this one");
+    let e = from_metadata(&metadata("orders", 29, &[]), "orders").unwrap_err();
+    assert_eq!(
+        e.detail,
+        "Metadata of topic `orders`: TopicAuthorizationFailed (29)"
+    );
+}
+
+#[test]
+fn configs_not_reported_stay_unknown() {
+    let mut f = from_metadata(&metadata("orders", 0, &[1]), "orders").unwrap();
+    apply_configs(&mut f, &configs("orders", 0, &[]));
+    assert_eq!(f.min_insync_replicas, None);
+    assert_eq!(f.cleanup_policy, None);
+    assert_eq!(f.configs_error, None);
+    let mut f = from_metadata(&metadata("orders", 0, &[1]), "orders").unwrap();
+    apply_configs(
+        &mut f,
+        &configs("orders", 29, &[("cleanup.policy", "delete")]),
+    );
+    assert_eq!(f.cleanup_policy, None, "an error's entries are not read");
+    assert_eq!(
+        f.configs_error.as_deref(),
+        Some("DescribeConfigs: TopicAuthorizationFailed (29)")
+    );
+}
+
+#[test]
+fn bootstrap_lists() {
+    assert_eq!(
+        bootstrap("kafka://a:9093,b,[::1]:9094/x").unwrap(),
+        ["a:9093", "b:9092", "[::1]:9094"]
+    );
+    assert!(bootstrap("kafka://").is_err());
+    let e = bootstrap("kafka://u:secret@a:9092").unwrap_err();
+    assert!(!e.detail.contains("secret"), "{}", e.detail);
+}

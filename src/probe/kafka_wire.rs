@@ -1,0 +1,185 @@
+//! The Kafka wire protocol over one blocking TCP connection: each request is
+//! a length-prefixed frame (header + body, encoded by `kafka-protocol`), each
+//! answer is read back under the probe's deadline and matched by correlation
+//! id. ApiVersions comes first so that every later request is sent in a
+//! version both sides speak.
+use super::Failure;
+use bytes::{Bytes, BytesMut};
+use kafka_protocol::messages::{ApiKey, ApiVersionsRequest, RequestHeader, ResponseHeader};
+use kafka_protocol::protocol::{Decodable, Encodable, Request, StrBytes, VersionRange};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::time::Instant;
+
+/// A larger answer is not a Metadata or DescribeConfigs answer for one
+/// topic: refuse it rather than allocate whatever a stranger announces.
+const MAX_FRAME: usize = 16 << 20;
+
+pub struct Conn {
+    stream: TcpStream,
+    deadline: Instant,
+    correlation: i32,
+    /// What the broker offers per API key (from ApiVersions).
+    offered: Vec<(i16, VersionRange)>,
+}
+
+impl Conn {
+    /// Connects to the first bootstrap address that answers, and asks its API versions.
+    pub fn open(hosts: &[String], deadline: Instant) -> Result<Conn, Failure> {
+        let mut last = Failure::new("no bootstrap address in the kafka:// URL");
+        for host in hosts {
+            match connect(host, deadline) {
+                Ok(stream) => {
+                    let mut conn = Conn {
+                        stream,
+                        deadline,
+                        correlation: 0,
+                        offered: Vec::new(),
+                    };
+                    conn.api_versions()?;
+                    return Ok(conn);
+                }
+                Err(f) => last = f,
+            }
+        }
+        Err(last)
+    }
+
+    /// ApiVersions v0: every broker answers it (later versions may be
+    /// refused with a v0 answer anyway).
+    fn api_versions(&mut self) -> Result<(), Failure> {
+        let answer = self.send(&ApiVersionsRequest::default(), 0)?;
+        if answer.error_code != 0 {
+            return Err(error("ApiVersions", answer.error_code, None));
+        }
+        self.offered = answer
+            .api_keys
+            .iter()
+            .map(|k| {
+                let range = VersionRange {
+                    min: k.min_version,
+                    max: k.max_version,
+                };
+                (k.api_key, range)
+            })
+            .collect();
+        Ok(())
+    }
+
+    /// The highest version of `R` both the broker and this client speak,
+    /// at least `min` (`None`: no common version).
+    pub fn version<R: Request>(&self, min: i16) -> Option<i16> {
+        let (_, offered) = self.offered.iter().find(|(k, _)| *k == R::KEY)?;
+        let both = offered.intersect(&R::VERSIONS);
+        (!both.is_empty() && both.max >= min).then_some(both.max)
+    }
+
+    /// Sends `request` in `version` and decodes its answer.
+    pub fn send<R: Request>(&mut self, request: &R, version: i16) -> Result<R::Response, Failure> {
+        self.correlation += 1;
+        let key = ApiKey::try_from(R::KEY).map_err(|_| Failure::new("unknown Kafka API key"))?;
+        let header = RequestHeader::default()
+            .with_request_api_key(R::KEY)
+            .with_request_api_version(version)
+            .with_correlation_id(self.correlation)
+            .with_client_id(Some(StrBytes::from_static_str("platcheck-probe")));
+        let mut body = BytesMut::new();
+        let encoded = header
+            .encode(&mut body, key.request_header_version(version))
+            .and_then(|()| request.encode(&mut body, version));
+        encoded.map_err(|e| Failure::new(format!("cannot encode a {key:?} request: {e}")))?;
+        let len = i32::try_from(body.len()).map_err(|_| Failure::new("request too large"))?;
+        let mut frame = len.to_be_bytes().to_vec();
+        frame.extend_from_slice(&body);
+        self.arm()?;
+        self.stream
+            .write_all(&frame)
+            .map_err(|e| io_failure(&format!("sending {key:?}"), &e))?;
+        let mut answer = self.read_frame(key)?;
+        let head = ResponseHeader::decode(&mut answer, key.response_header_version(version))
+            .map_err(|e| garbled(key, &e))?;
+        if head.correlation_id != self.correlation {
+            return Err(Failure::new(format!(
+                "the broker answered {key:?} out of order (correlation id {} for {})",
+                head.correlation_id, self.correlation
+            )));
+        }
+        R::Response::decode(&mut answer, version).map_err(|e| garbled(key, &e))
+    }
+
+    fn read_frame(&mut self, key: ApiKey) -> Result<Bytes, Failure> {
+        let mut len = [0u8; 4];
+        self.arm()?;
+        self.stream
+            .read_exact(&mut len)
+            .map_err(|e| io_failure(&format!("reading the {key:?} answer"), &e))?;
+        let len = usize::try_from(i32::from_be_bytes(len)).unwrap_or(usize::MAX);
+        if len > MAX_FRAME {
+            return Err(Failure::new(format!(
+                "the broker's {key:?} answer announces {len} bytes: not a Kafka answer to this request"
+            )));
+        }
+        let mut buf = vec![0u8; len];
+        self.arm()?;
+        self.stream
+            .read_exact(&mut buf)
+            .map_err(|e| io_failure(&format!("reading the {key:?} answer"), &e))?;
+        Ok(Bytes::from(buf))
+    }
+
+    /// Every read and write waits at most until the probe's deadline.
+    fn arm(&self) -> Result<(), Failure> {
+        let left = self
+            .deadline
+            .checked_duration_since(Instant::now())
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| Failure::new("no answer within the probe time limit"))?;
+        let _ = self.stream.set_read_timeout(Some(left));
+        let _ = self.stream.set_write_timeout(Some(left));
+        Ok(())
+    }
+}
+
+fn connect(host: &str, deadline: Instant) -> Result<TcpStream, Failure> {
+    let addrs: Vec<SocketAddr> = host
+        .to_socket_addrs()
+        .map_err(|e| Failure::new(format!("cannot resolve {host}: {e}")))?
+        .collect();
+    let mut last = Failure::new(format!("{host} resolves to no address"));
+    for addr in addrs {
+        let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+            break;
+        };
+        match TcpStream::connect_timeout(&addr, left) {
+            Ok(s) => return Ok(s),
+            Err(e) => last = io_failure(&format!("connecting to {host}"), &e),
+        }
+    }
+    Err(last)
+}
+
+fn io_failure(what: &str, e: &std::io::Error) -> Failure {
+    match e.kind() {
+        std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock => {
+            Failure::new(format!("{what}: no answer within the probe time limit"))
+        }
+        std::io::ErrorKind::UnexpectedEof => Failure::new(format!(
+            "{what}: the broker closed the connection (a TLS or SASL-only listener?)"
+        )),
+        _ => Failure::new(format!("{what}: {e}")),
+    }
+}
+
+fn garbled(key: ApiKey, e: &dyn std::fmt::Display) -> Failure {
+    Failure::new(format!("the broker's {key:?} answer does not decode: {e}"))
+}
+
+/// A Kafka error code as its protocol name says it.
+pub fn error(what: &str, code: i16, message: Option<&StrBytes>) -> Failure {
+    let name = kafka_protocol::ResponseError::try_from_code(code)
+        .map_or_else(|| format!("error {code}"), |e| format!("{e} ({code})"));
+    match message.map(|m| m.as_str()).filter(|m| !m.is_empty()) {
+        Some(m) => Failure::new(format!("{what}: {name}: {m}")),
+        None => Failure::new(format!("{what}: {name}")),
+    }
+}
