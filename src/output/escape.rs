@@ -112,8 +112,15 @@ mod tests {
     #[test]
     fn the_byte_scan_agrees_with_the_char_test_on_every_char() {
         // Every char alone and between neighbours that share its bytes.
-        for c in (0..0x3000u32).chain(0xfff0..0x10000).filter_map(char::from_u32) {
-            for s in [c.to_string(), format!("\u{c2}{c}\u{e2}"), format!("\u{2020}{c}é")] {
+        for c in (0..0x3000u32)
+            .chain(0xfff0..0x10000)
+            .filter_map(char::from_u32)
+        {
+            for s in [
+                c.to_string(),
+                format!("\u{c2}{c}\u{e2}"),
+                format!("\u{2020}{c}é"),
+            ] {
                 let want = s.chars().any(is_control);
                 assert_eq!(has_control(&s, false), want, "{s:?}");
                 let want = s.chars().any(|c| is_control(c) || c == '\n' || c == '\t');

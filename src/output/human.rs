@@ -13,8 +13,8 @@ use crate::outcome::{Outcome, Summary};
 use crate::source::SourceFile;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Style {

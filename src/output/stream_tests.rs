@@ -240,7 +240,10 @@ fn a_file_written_in_blocks_reads_as_one() {
         assert_eq!(written(p, &o), to_string(p, &o));
     }
     let cut = blocks(&json, &o.findings, 2..n + 2);
-    assert_eq!(cut, [2..BLOCK + 2, BLOCK + 2..2 * BLOCK + 2, 2 * BLOCK + 2..n + 2]);
+    assert_eq!(
+        cut,
+        [2..BLOCK + 2, BLOCK + 2..2 * BLOCK + 2, 2 * BLOCK + 2..n + 2]
+    );
     // Contract findings are grouped across their file: never cut.
     assert!(!human.in_blocks(&o.findings[..2]));
     assert!(json.in_blocks(&o.findings[..2]));

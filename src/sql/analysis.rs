@@ -191,8 +191,8 @@ fn kind_of(op: Option<&Op>, toks: &[Token], text: &str) -> Cow<'static, str> {
     }
     // The common first words without an allocation each.
     const WORDS: &[&str] = &[
-        "SET", "UPDATE", "INSERT", "DELETE", "DO", "SELECT", "COMMENT", "GRANT", "CREATE",
-        "ALTER", "DROP", "BEGIN", "COMMIT",
+        "SET", "UPDATE", "INSERT", "DELETE", "DO", "SELECT", "COMMENT", "GRANT", "CREATE", "ALTER",
+        "DROP", "BEGIN", "COMMIT",
     ];
     let Some(t) = toks.first() else {
         return Cow::Borrowed("");
