@@ -11,8 +11,10 @@ use super::theme::Theme;
 use crate::finding::{Finding, Severity};
 use crate::outcome::{Outcome, Summary};
 use crate::source::SourceFile;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
@@ -150,6 +152,9 @@ pub struct Printer<'o> {
     style: Style,
     theme: Theme,
     files: HashMap<&'o str, &'o SourceFile>,
+    /// The printable copy of each file (`printable`), made at its first
+    /// block: a file written in blocks is scanned for controls once.
+    shown: RefCell<HashMap<&'o str, Rc<Option<SourceFile>>>>,
 }
 
 impl<'o> Printer<'o> {
@@ -162,6 +167,7 @@ impl<'o> Printer<'o> {
                 .iter()
                 .map(|f| (f.display.as_str(), f))
                 .collect(),
+            shown: RefCell::default(),
         }
     }
 }
@@ -193,13 +199,19 @@ impl Stream for Printer<'_> {
         let Some(first) = findings.first() else {
             return;
         };
-        let raw = self
-            .files
-            .get(first.file.as_str())
-            .copied()
-            .unwrap_or(&empty);
-        let shown = printable(raw);
-        let src = shown.as_ref().unwrap_or(raw);
+        let (raw, shown) = match self.files.get_key_value(first.file.as_str()) {
+            Some((&key, &raw)) => {
+                let shown = self
+                    .shown
+                    .borrow_mut()
+                    .entry(key)
+                    .or_insert_with(|| Rc::new(printable(raw)))
+                    .clone();
+                (raw, shown)
+            }
+            None => (&empty, Rc::new(None)),
+        };
+        let src = shown.as_ref().as_ref().unwrap_or(raw);
         let name = escape::file_name(&src.display);
         for group in groups(findings) {
             let _ = writeln!(out, "{}", header(&group, self.style.color));
@@ -219,6 +231,11 @@ impl Stream for Printer<'_> {
             diag::render(out, &report, &self.theme, width);
             out.push('\n');
         }
+    }
+    fn in_blocks(&self, file: &[Finding]) -> bool {
+        // Only findings on a contract are grouped (across the whole file);
+        // any other finding is a report of its own.
+        file.iter().all(|f| f.contract.is_none())
     }
     fn tail(&self, _: &Outcome, s: &Summary, _: usize, out: &mut String) {
         let _ = writeln!(

@@ -77,6 +77,10 @@ impl Stream for Printer {
             stream::push_indented(out, &item, &self.split.indent);
         }
     }
+    fn in_blocks(&self, _: &[Finding]) -> bool {
+        // Each item depends only on its finding and its index.
+        true
+    }
     fn tail(&self, o: &Outcome, summary: &Summary, written: usize, out: &mut String) {
         // The summary is in the tail: printed again if a PC000 changed it.
         let split = if *summary == o.summary {

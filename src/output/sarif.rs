@@ -148,6 +148,11 @@ impl Stream for Printer {
             stream::push_indented(out, &item, &self.split.indent);
         }
     }
+    fn in_blocks(&self, _: &[Finding]) -> bool {
+        // Each result depends only on its finding, its index and its
+        // fingerprint (`prints[at]`).
+        true
+    }
     fn tail(&self, _: &Outcome, _: &Summary, written: usize, out: &mut String) {
         self.split.finish(written, out);
     }

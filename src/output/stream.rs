@@ -32,7 +32,19 @@ pub trait Stream {
     );
     /// Everything after the last finding; `summary` counts what was written.
     fn tail(&self, o: &Outcome, summary: &Summary, written: usize, out: &mut String);
+    /// Whether `file` (the findings of one file) may be handed to `file`
+    /// in consecutive pieces with the same output as all at once: then a
+    /// file with 100,000 findings is written `BLOCK` at a time instead of
+    /// being rendered whole into one buffer first.
+    fn in_blocks(&self, file: &[Finding]) -> bool {
+        let _ = file;
+        false
+    }
 }
+
+/// Findings rendered into the buffer before it is written out, for a
+/// printer whose files can be cut (`Stream::in_blocks`).
+pub const BLOCK: usize = 256;
 
 /// What writing changed in the outcome: findings the printer failed on,
 /// replaced by PC000s, and the summary that counts them. `apply` puts it
@@ -77,7 +89,7 @@ pub fn write(o: &Outcome, printer: &str, p: &dyn Stream, w: &mut dyn Write) -> i
     }
     w.write_all(buf.as_bytes())?;
     let mut written = 0;
-    for range in files(&o.findings) {
+    for range in files(&o.findings).flat_map(|r| blocks(p, &o.findings, r)) {
         let chunk = &o.findings[range.clone()];
         buf.clear();
         let ok = catch_unwind(AssertUnwindSafe(|| {
@@ -141,6 +153,17 @@ pub fn files(findings: &[Finding]) -> impl Iterator<Item = Range<usize>> + '_ {
         start += len;
         Some(start - len..start)
     })
+}
+
+/// A file's range, cut into `BLOCK`s when the printer allows it.
+fn blocks(p: &dyn Stream, findings: &[Finding], r: Range<usize>) -> Vec<Range<usize>> {
+    if r.len() <= BLOCK || !p.in_blocks(&findings[r.clone()]) {
+        return vec![r];
+    }
+    (r.start..r.end)
+        .step_by(BLOCK)
+        .map(|s| s..(s + BLOCK).min(r.end))
+        .collect()
 }
 
 /// The whole output of `p` as one string, without isolation (a panic

@@ -204,3 +204,47 @@ fn a_panic_costs_only_the_findings_it_is_on() {
     assert_eq!((o.summary.errors, o.summary.warnings), (3, 0));
     assert_eq!(o.findings[0].file, "a.yaml");
 }
+
+/// A file with more findings than a `BLOCK`, with controls in its text,
+/// beside a file of grouped contract findings: written in blocks, each
+/// printer's output is still the whole document's bytes.
+#[test]
+fn a_file_written_in_blocks_reads_as_one() {
+    let n = 2 * BLOCK + 7;
+    let text: String = (0..n).map(|i| format!("SELECT {i}; -- \u{1b}\n")).collect();
+    let files = vec![
+        SourceFile::new("a.yaml", "a.yaml", "kind: Cluster\nname: \"x\u{1b}\"\n"),
+        SourceFile::new("m/V1.sql", "m/V1.sql", &text),
+    ];
+    let mut findings = outcomes()[2].findings[..2].to_vec();
+    for i in 0..n {
+        let mut f = finding(RuleId::MG001, Severity::Error, "m/V1.sql", i + 1, "blocks");
+        f.column = 1;
+        f.end_line = i + 1;
+        f.start = text.lines().take(i).map(|l| l.len() + 1).sum();
+        f.end = f.start + 6;
+        f.help = Some(format!("help {i}\u{9b}"));
+        findings.push(f);
+    }
+    let o = outcome_of(files, findings, Vec::new());
+    let json = super::super::json::Printer::new(&o);
+    let sarif = super::super::sarif::Printer::new(&o);
+    let style = super::super::human::Style {
+        color: false,
+        width: 80,
+        quiet: false,
+    };
+    let human = super::super::human::Printer::new(&o, style);
+    for p in [&json as &dyn Stream, &sarif, &human] {
+        assert!(p.in_blocks(&o.findings[2..]), "the SQL file may be cut");
+        assert_eq!(written(p, &o), to_string(p, &o));
+    }
+    let cut = blocks(&json, &o.findings, 2..n + 2);
+    assert_eq!(
+        cut,
+        [2..BLOCK + 2, BLOCK + 2..2 * BLOCK + 2, 2 * BLOCK + 2..n + 2]
+    );
+    // Contract findings are grouped across their file: never cut.
+    assert!(!human.in_blocks(&o.findings[..2]));
+    assert!(json.in_blocks(&o.findings[..2]));
+}

@@ -20,11 +20,16 @@ pub enum Parsed {
     Classified,
     /// Too large to hand to sqlparser; only the classifier looked at it.
     Skipped,
-    /// The message and the byte offset (within the statement) it points at.
-    Err {
-        message: String,
-        at: usize,
-    },
+    /// sqlparser rejected it (boxed: rare, and every statement keeps its
+    /// `Parsed`, so the common variants stay one word).
+    Err(Box<ParseError>),
+}
+
+/// sqlparser's message and the byte offset (within the statement) it points at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub message: String,
+    pub at: usize,
 }
 
 /// Placeholders (`${var}`, `{{ x }}`, `:var`) become identifiers of the same
@@ -61,7 +66,7 @@ pub fn parse(text: &str, toks: &[Token], dialect: Dialect) -> Parsed {
                 .next()
                 .unwrap_or_default()
                 .to_string();
-            Parsed::Err { message, at }
+            Parsed::Err(Box::new(ParseError { message, at }))
         }
     }
 }
@@ -107,9 +112,10 @@ mod tests {
     fn error_points_into_the_statement() {
         let sql = "SELECT 1\nFROM WHERE";
         let toks = tokens(sql, Dialect::Postgres, usize::MAX);
-        let Parsed::Err { at, .. } = parse(sql, &toks, Dialect::Postgres) else {
+        let Parsed::Err(e) = parse(sql, &toks, Dialect::Postgres) else {
             panic!("expected an error");
         };
+        let at = e.at;
         assert!(at >= 9, "offset {at} is on line 2");
     }
 }

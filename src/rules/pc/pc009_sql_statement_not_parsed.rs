@@ -85,7 +85,8 @@ fn problem(
             );
             Some((st.span.start + MAX_PARSE_BYTES, detail, Some(LIMIT_HELP)))
         }
-        Parsed::Err { message, at } => {
+        Parsed::Err(e) => {
+            let (message, at) = (&e.message, &e.at);
             // Too deep by platcheck's own count, or by the parser's word for
             // it: either way the parser stopped short, and it is an error
             // where the nesting goes past what the parser reads.
