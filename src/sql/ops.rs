@@ -70,7 +70,8 @@ pub struct ColumnDef {
     pub identity: bool,
     pub generated_stored: bool,
     pub auto_increment: bool,
-    pub check: bool,
+    /// How many column-level CHECKs it has.
+    pub check: u8,
     pub charset: Option<String>,
     /// MySQL `FIRST` / `AFTER col`.
     pub positioned: bool,
@@ -335,6 +336,8 @@ pub enum Op {
         from: Name,
         to: String,
     },
+    /// `ALTER INDEX i SET (…)` / `RESET (…)`: the option names.
+    IndexParams { index: Name, params: Vec<String> },
     /// `ALTER INDEX parent ATTACH PARTITION child`.
     AttachIndex {
         parent: Name,

@@ -159,7 +159,7 @@ pub fn alter_sequence(mut c: Cur) -> Option<Op> {
 }
 
 /// `ALTER INDEX [IF EXISTS] a RENAME TO b`, `ALTER INDEX parent ATTACH
-/// PARTITION child`.
+/// PARTITION child`, `ALTER INDEX a SET (…)` / `RESET (…)`.
 pub fn alter_index(mut c: Cur) -> Option<Op> {
     c.eat(&["if", "exists"]);
     let from = c.name()?;
@@ -167,6 +167,13 @@ pub fn alter_index(mut c: Cur) -> Option<Op> {
         return Some(Op::AttachIndex {
             parent: from,
             child: c.name()?,
+        });
+    }
+    if (c.is(0, "set") || c.is(0, "reset")) && c.is_punct(1, "(") {
+        c.i += 1;
+        return Some(Op::IndexParams {
+            index: from,
+            params: super::alter::param_names(&mut c),
         });
     }
     if !c.eat(&["rename", "to"]) {

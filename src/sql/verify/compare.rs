@@ -92,9 +92,13 @@ pub fn compare(p: &Prediction, o: &Observed) -> Vec<String> {
                 )),
                 // A watched statement's index and view locks are seen by
                 // sampling only (blockers sit on tables): a short one can
-                // pass unseen, so "none" there proves nothing; any lock
-                // that is seen is still judged.
-                _ if o.watched && om == "none" && p.secondary.iter().any(|s| s == rel) => {}
+                // pass unseen (DROP INDEX CONCURRENTLY's last ACCESS
+                // EXCLUSIVE after its SHARE UPDATE EXCLUSIVE), so a weaker
+                // mode or none there proves nothing; a stronger one seen
+                // than predicted is still judged.
+                _ if o.watched
+                    && PgMode::parse(om) < PgMode::parse(pm)
+                    && p.secondary.iter().any(|s| s == rel) => {}
                 _ if pm != om => out.push(format!("{rel}: predicted {pm}, observed {om}")),
                 _ => {}
             }
