@@ -472,7 +472,16 @@ fn dml(table: &Name, verb: &str, model: &Model) -> Vec<Effect> {
             .into_iter()
             .map(|t| cond("dml_partition_route", t)),
     );
-    for (mv, concurrently) in model.objects.trigger_refreshes(&table.name) {
+    // A trigger function's INSERT / UPDATE / DELETE runs inside the
+    // statement: ROW EXCLUSIVE on each table it writes, if it fires.
+    out.extend(
+        model
+            .objects
+            .trigger_writes(&table.name)
+            .into_iter()
+            .map(|t| cond("dml_trigger_write", t)),
+    );
+        for (mv, concurrently) in model.objects.trigger_refreshes(&table.name) {
         let key = if concurrently {
             "dml_trigger_refresh_concurrently"
         } else {

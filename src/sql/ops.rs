@@ -307,6 +307,8 @@ pub enum Op {
         volatility: char,
         /// Materialized views its body refreshes (`true`: CONCURRENTLY).
         refreshes: Vec<(String, bool)>,
+        /// Tables its body writes (INSERT INTO / UPDATE / DELETE FROM).
+        writes: Vec<String>,
     },
     DropFunction {
         names: Vec<Name>,

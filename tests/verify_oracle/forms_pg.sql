@@ -684,3 +684,39 @@ ALTER INDEX t_during_gist SET (buffering = on);
 -- form: ALTER INDEX SET of a constraint's index
 CREATE TABLE t (id int PRIMARY KEY, a int);
 ALTER INDEX t_pkey SET (fillfactor = 80);
+
+-- form: trigger body: an audit INSERT on another table (ROW EXCLUSIVE there)
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE TABLE t_audit (id bigserial PRIMARY KEY, t_id int, op text);
+CREATE FUNCTION t_audit() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO public.t_audit (t_id, op) VALUES (NEW.id, TG_OP); RETURN NEW; END$$;
+CREATE TRIGGER t_audit AFTER INSERT OR UPDATE ON t FOR EACH ROW EXECUTE FUNCTION t_audit();
+INSERT INTO t VALUES (1, 1), (2, 2);
+
+-- form: trigger body: a counter UPDATE on the parent table
+CREATE TABLE p (id int PRIMARY KEY, n int NOT NULL DEFAULT 0); INSERT INTO p VALUES (1, 0);
+CREATE TABLE c (id int PRIMARY KEY, p_id int);
+CREATE FUNCTION c_count() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN IF TG_OP = 'INSERT' THEN UPDATE p SET n = n + 1 WHERE id = NEW.p_id; END IF; RETURN NULL; END$$;
+CREATE TRIGGER c_count AFTER INSERT ON c FOR EACH ROW EXECUTE FUNCTION c_count();
+INSERT INTO c VALUES (1, 1);
+
+-- form: trigger body: DELETE FROM another table when rows are deleted
+CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1), (2);
+CREATE TABLE t_cache (t_id int); INSERT INTO t_cache VALUES (1);
+CREATE FUNCTION t_forget() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN DELETE FROM t_cache WHERE t_id = OLD.id; RETURN OLD; END$$;
+CREATE TRIGGER t_forget BEFORE DELETE ON t FOR EACH ROW EXECUTE FUNCTION t_forget();
+DELETE FROM t WHERE id = 1;
+
+-- form: trigger body: the trigger does not fire (UPDATE trigger, INSERT statement)
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE TABLE t_log (t_id int);
+CREATE FUNCTION t_log() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO t_log VALUES (NEW.id); RETURN NEW; END$$;
+CREATE TRIGGER t_log AFTER UPDATE ON t FOR EACH ROW EXECUTE FUNCTION t_log();
+INSERT INTO t VALUES (1, 1);
+
+-- form: trigger body: a statement trigger writes even when no row changes
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE TABLE t_stmts (at timestamptz);
+CREATE FUNCTION t_stmt() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO t_stmts VALUES (now()); RETURN NULL; END$$;
+CREATE TRIGGER t_stmt AFTER UPDATE ON t FOR EACH STATEMENT EXECUTE FUNCTION t_stmt();
+UPDATE t SET a = 2 WHERE false;
+
+-- form: DROP INDEX CONCURRENTLY of an index the history created
+CREATE TABLE t (id int PRIMARY KEY, a int, b text); CREATE INDEX t_a_idx ON t (a); INSERT INTO t VALUES (1, 1, 'x');
+DROP INDEX CONCURRENTLY IF EXISTS t_a_idx;
