@@ -481,7 +481,7 @@ fn dml(table: &Name, verb: &str, model: &Model) -> Vec<Effect> {
             .into_iter()
             .map(|t| cond("dml_trigger_write", t)),
     );
-        for (mv, concurrently) in model.objects.trigger_refreshes(&table.name) {
+    for (mv, concurrently) in model.objects.trigger_refreshes(&table.name) {
         let key = if concurrently {
             "dml_trigger_refresh_concurrently"
         } else {

@@ -339,7 +339,10 @@ pub enum Op {
         to: String,
     },
     /// `ALTER INDEX i SET (…)` / `RESET (…)`: the option names.
-    IndexParams { index: Name, params: Vec<String> },
+    IndexParams {
+        index: Name,
+        params: Vec<String>,
+    },
     /// `ALTER INDEX parent ATTACH PARTITION child`.
     AttachIndex {
         parent: Name,

@@ -90,8 +90,19 @@ fn writes(body: &str) -> Vec<String> {
             // as a word, not a statement.
             let keyword = matches!(
                 n,
-                "new" | "old" | "set" | "then" | "or" | "and" | "of" | "on" | "else" | "end"
-                    | "when" | "is" | "in"
+                "new"
+                    | "old"
+                    | "set"
+                    | "then"
+                    | "or"
+                    | "and"
+                    | "of"
+                    | "on"
+                    | "else"
+                    | "end"
+                    | "when"
+                    | "is"
+                    | "in"
             );
             if !keyword && !n.is_empty() {
                 out.push(n.to_string());

@@ -9,20 +9,24 @@ pub fn predict(st: &Stmt) -> Prediction {
     let scans = predicted_scans(st);
     let mut p = table_prediction(st, scans);
     let (certain, maybe) = toast_locks(st);
-    let put = |list: &mut Vec<LockObs>, (rel, m): (String, PgMode)| {
-        match list.iter_mut().find(|l| l.relation == rel) {
-            Some(l) if PgMode::parse(&l.mode) < m => l.mode = m.as_str().to_string(),
-            Some(_) => {}
-            None => list.push(LockObs {
-                relation: rel,
-                mode: m.as_str().to_string(),
-            }),
-        }
+    let put = |list: &mut Vec<LockObs>, (rel, m): (String, PgMode)| match list
+        .iter_mut()
+        .find(|l| l.relation == rel)
+    {
+        Some(l) if PgMode::parse(&l.mode) < m => l.mode = m.as_str().to_string(),
+        Some(_) => {}
+        None => list.push(LockObs {
+            relation: rel,
+            mode: m.as_str().to_string(),
+        }),
     };
     for c in certain {
         put(&mut p.locks, c);
     }
-    for m in maybe.into_iter().filter(|(r, _)| !p.locks.iter().any(|l| l.relation == *r)) {
+    for m in maybe
+        .into_iter()
+        .filter(|(r, _)| !p.locks.iter().any(|l| l.relation == *r))
+    {
         put(&mut p.maybe, m);
     }
     p
@@ -34,7 +38,10 @@ pub fn predict(st: &Stmt) -> Prediction {
 /// takes it, where the history does not say whether the table has one, or
 /// where the statement is watched (a TOAST table has no blocker, so its
 /// lock is seen only if a sample catches it).
-fn toast_locks(st: &Stmt) -> (Vec<(String, PgMode)>, Vec<(String, PgMode)>) {
+/// Relation name and mode.
+type Named = Vec<(String, PgMode)>;
+
+fn toast_locks(st: &Stmt) -> (Named, Named) {
     let (mut certain, mut maybe) = (Vec::new(), Vec::new());
     for e in &st.effects {
         let row = locks::pg(e.key);
