@@ -123,6 +123,7 @@ pub fn diff_in(
             .collect(),
         rewrite: Some(false),
         secondary_observed: true,
+        toast_observed: true,
         ..Observed::default()
     };
     for (oid, b) in before {
