@@ -24,6 +24,13 @@ pub struct Effect {
     /// The lock is taken only if rows reach the relation (a foreign-key
     /// check, a cascading action, a row routed to a partition).
     pub conditional: bool,
+    /// TOAST tables the row locks, by owner (`true`: certain; `false`:
+    /// only if a long value is written there, or the history does not say
+    /// whether the owner has one). The lock is the row's (`locks::Toast`).
+    pub toast: Vec<(Name, bool)>,
+    /// `toast` was decided where the effect was made (REINDEX INDEX
+    /// reaches no TOAST table; a CASCADE reaches the dropped views').
+    pub(super) toast_set: bool,
 }
 
 /// What the session has set so far that changes a statement's effects.
@@ -44,6 +51,8 @@ impl Effect {
             covered: false,
             action: 0,
             conditional: false,
+            toast: Vec::new(),
+            toast_set: false,
         }
     }
     pub(super) fn col(mut self, c: &str) -> Effect {
@@ -75,7 +84,32 @@ fn with_indexes(mut e: Effect, model: &Model) -> Effect {
     e
 }
 
-pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Effect> {
+pub fn pg(op: &Op, model: &Model, ctx: &FileCtx, sess: &SessionFacts) -> Vec<Effect> {
+    let mut out = pg_rows(op, model, ctx, sess);
+    for e in out.iter_mut().filter(|e| !e.toast_set) {
+        if super::locks::pg(e.key).toast != super::locks::Toast::No
+            && let Some(t) = e.table.clone()
+        {
+            e.toast = toast_of(model, &[t]);
+        }
+    }
+    out
+}
+
+/// The TOAST tables of `owners` the server may lock: each one's, certain
+/// where the history says it has one, a maybe where it cannot tell.
+fn toast_of(model: &Model, owners: &[Name]) -> Vec<(Name, bool)> {
+    owners
+        .iter()
+        .filter(|o| !model.is_temp(o))
+        .filter_map(|o| match model.has_toast(o) {
+            Some(false) => None,
+            known => Some((o.clone(), known.is_some())),
+        })
+        .collect()
+}
+
+fn pg_rows(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Effect> {
     match op {
         Op::CreateTable {
             name,
@@ -147,16 +181,15 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
         } => names
             .iter()
             .map(|n| {
-                let key = if *concurrently {
-                    "drop_index_concurrently"
-                } else {
-                    "drop_index"
+                let key = match concurrently {
+                    true => "drop_index_concurrently",
+                    false => "drop_index",
                 };
                 let mut e = Effect::new(key, index_table(model, n).as_ref()).detail(n.display());
                 // The index itself goes under ACCESS EXCLUSIVE (the
-                // CONCURRENTLY form takes it in its last transaction only,
-                // which the lock table does not name).
-                if !*concurrently && e.table.is_some() {
+                // CONCURRENTLY form in its last transaction, after the
+                // waits for the table's other users).
+                if e.table.is_some() {
                     e.other.push(Name::new(super::schema::stored_name(&n.name)));
                 }
                 e
@@ -178,6 +211,9 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
                 index_table(model, target)
             };
             let mut e = Effect::new(key, table.as_ref()).detail(target.display());
+            // REINDEX INDEX rebuilds that index alone; REINDEX TABLE the
+            // TOAST table's index too, under SHARE on the TOAST table.
+            e.toast_set = !*table_level;
             if !*concurrently {
                 e.other = if *table_level {
                     names(model.table_indexes(&target.name))
@@ -255,6 +291,14 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
                 reach.dedup();
                 if *cascade && !reach.is_empty() {
                     let mut c = Effect::new("drop_table_cascade", Some(t));
+                    // The views it drops go with their TOAST tables.
+                    let views: Vec<String> = reach
+                        .iter()
+                        .filter(|r| model.objects.views.contains_key(r.as_str()))
+                        .cloned()
+                        .collect();
+                    c.toast = toast_of(model, &names(views));
+                    c.toast_set = true;
                     c.other = names(reach);
                     out.push(c);
                 }
@@ -276,6 +320,8 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
                 // the materialized views the CASCADE drops.
                 let mut gone: Vec<String> = e.other.iter().map(|n| n.name.clone()).collect();
                 gone.push(v.name.clone());
+                e.toast = toast_of(model, &names(gone.clone()));
+                e.toast_set = true;
                 for g in gone {
                     e.other.extend(names(model.table_indexes(&g)));
                 }
@@ -305,6 +351,25 @@ pub fn pg(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Ef
                 name: super::schema::stored_name(&from.name),
             };
             vec![Effect::new("rename_index", Some(&n)).detail(from.display())]
+        }
+        // Only the index is locked; the level is the options' (PostgreSQL
+        // 15: fillfactor and btree's deduplicate_items under SHARE UPDATE
+        // EXCLUSIVE, gist/gin/brin options under ACCESS EXCLUSIVE).
+        Op::IndexParams { index, params } => {
+            let n = Name {
+                schema: index.schema.clone(),
+                name: super::schema::stored_name(&index.name),
+            };
+            let sue = !params.is_empty()
+                && params
+                    .iter()
+                    .all(|p| matches!(p.as_str(), "fillfactor" | "deduplicate_items"));
+            let key = if sue {
+                "alter_index_set"
+            } else {
+                "alter_index_set_exclusive"
+            };
+            vec![Effect::new(key, Some(&n)).detail(params.join(", "))]
         }
         Op::AttachIndex { parent, child } => {
             let stored = |n: &Name| Name {
@@ -406,6 +471,15 @@ fn dml(table: &Name, verb: &str, model: &Model) -> Vec<Effect> {
             .all_partitions(&table.name)
             .into_iter()
             .map(|t| cond("dml_partition_route", t)),
+    );
+    // A trigger function's INSERT / UPDATE / DELETE runs inside the
+    // statement: ROW EXCLUSIVE on each table it writes, if it fires.
+    out.extend(
+        model
+            .objects
+            .trigger_writes(&table.name)
+            .into_iter()
+            .map(|t| cond("dml_trigger_write", t)),
     );
     for (mv, concurrently) in model.objects.trigger_refreshes(&table.name) {
         let key = if concurrently {

@@ -6,16 +6,9 @@ use super::schema::Model;
 use super::types;
 
 fn eff(key: &'static str, t: &Name, action: usize) -> Effect {
-    Effect {
-        key,
-        table: Some(t.clone()),
-        other: Vec::new(),
-        column: None,
-        detail: String::new(),
-        covered: false,
-        action,
-        conditional: false,
-    }
+    let mut e = Effect::new(key, Some(t));
+    e.action = action;
+    e
 }
 
 /// `fk_checks_off`: `SET foreign_key_checks = 0` is in force.

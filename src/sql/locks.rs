@@ -97,6 +97,19 @@ pub struct PgRow {
     /// first); replayed by the verify oracle test. Empty: not runnable on
     /// the servers the tests use (e.g. a PG 18 form).
     pub example: String,
+    /// What the row does to its table's TOAST table (`toast` column).
+    pub toast: Toast,
+}
+
+/// A row's lock on the TOAST table of the relation it locks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Toast {
+    /// Not locked.
+    No,
+    /// Locked with the table's own mode (a rewrite, TRUNCATE, DROP …).
+    Same,
+    /// ROW EXCLUSIVE, only if a row written holds a long value.
+    IfWritten,
 }
 
 impl PgRow {
@@ -244,6 +257,11 @@ fn pg_table() -> &'static HashMap<String, PgRow> {
                     refused: get(2).eq_ignore_ascii_case("refused"),
                     notes: get(11).into(),
                     example: get(12).into(),
+                    toast: match get(13).trim() {
+                        "yes" => Toast::Same,
+                        "if written" => Toast::IfWritten,
+                        _ => Toast::No,
+                    },
                 };
                 (row.key.clone(), row)
             })

@@ -70,7 +70,8 @@ pub struct ColumnDef {
     pub identity: bool,
     pub generated_stored: bool,
     pub auto_increment: bool,
-    pub check: bool,
+    /// How many column-level CHECKs it has.
+    pub check: u8,
     pub charset: Option<String>,
     /// MySQL `FIRST` / `AFTER col`.
     pub positioned: bool,
@@ -306,6 +307,8 @@ pub enum Op {
         volatility: char,
         /// Materialized views its body refreshes (`true`: CONCURRENTLY).
         refreshes: Vec<(String, bool)>,
+        /// Tables its body writes (INSERT INTO / UPDATE / DELETE FROM).
+        writes: Vec<String>,
     },
     DropFunction {
         names: Vec<Name>,
@@ -334,6 +337,11 @@ pub enum Op {
     RenameIndex {
         from: Name,
         to: String,
+    },
+    /// `ALTER INDEX i SET (…)` / `RESET (…)`: the option names.
+    IndexParams {
+        index: Name,
+        params: Vec<String>,
     },
     /// `ALTER INDEX parent ATTACH PARTITION child`.
     AttachIndex {

@@ -7,6 +7,8 @@ use super::ops::{Alter, ColumnDef, Constraint, ConstraintKind, Name, Op};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 mod index;
+mod toast;
+pub use toast::toast_name;
 
 #[derive(Debug, Clone)]
 pub struct ConInfo {
@@ -116,6 +118,16 @@ impl Model {
         }
     }
 
+    /// Column-level CHECKs, named as if each named its own column only
+    /// (`t_col_check`, `t_col_check1`, …).
+    fn column_check(&mut self, t: &Name, c: &ColumnDef) {
+        for _ in 0..c.check {
+            let mut con = Constraint::new(None, ConstraintKind::Check);
+            con.columns = vec![c.name.clone()];
+            self.add_constraint(t, &con);
+        }
+    }
+
     fn add_constraint(&mut self, t: &Name, c: &Constraint) {
         if matches!(
             c.kind,
@@ -131,16 +143,39 @@ impl Model {
         }
         let tb = self.tables.entry(key(t)).or_default();
         // PostgreSQL's default names: `t_pkey` (a table has one primary
-        // key, so no columns in the name), else `t_<cols>_<kind>`.
+        // key, so no columns in the name), a CHECK `t_<col>_check` when its
+        // expression names one column (else `t_check`), a number added
+        // while the name is taken; else `t_<cols>_<kind>`.
+        let check_name = || {
+            let mut named: Vec<&String> = c
+                .columns
+                .iter()
+                .filter(|x| tb.columns.is_empty() || tb.columns.contains_key(*x))
+                .collect();
+            named.sort();
+            named.dedup();
+            let base = match named.as_slice() {
+                [one] => format!("{}_{one}_check", t.name),
+                _ => format!("{}_check", t.name),
+            };
+            let mut n = base.clone();
+            let mut i = 0;
+            while tb.constraints.contains_key(&n) {
+                i += 1;
+                n = format!("{base}{i}");
+            }
+            n
+        };
         let tb_name = c.name.clone().unwrap_or_else(|| match c.kind {
             ConstraintKind::PrimaryKey => format!("{}_pkey", t.name),
+            ConstraintKind::Check => check_name(),
             kind => format!(
                 "{}_{}_{}",
                 t.name,
                 c.columns.join("_"),
                 match kind {
                     ConstraintKind::ForeignKey => "fkey",
-                    ConstraintKind::Check => "check",
+                    ConstraintKind::Exclude => "excl",
                     _ => "key",
                 }
             ),
@@ -184,6 +219,7 @@ impl Model {
                 self.note_fks_of(&name.name);
                 for c in columns {
                     self.column_index(name, c);
+                    self.column_check(name, c);
                 }
                 for c in constraints {
                     self.add_constraint(name, c);
@@ -282,6 +318,7 @@ impl Model {
                     self.note_fk(&t.name, &r.name);
                 }
                 self.column_index(t, col);
+                self.column_check(t, col);
             }
             Alter::DropColumn { name, .. } => {
                 tb.columns.remove(name);

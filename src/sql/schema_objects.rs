@@ -30,6 +30,8 @@ pub struct Objects {
     pub triggers: Vec<(String, String, String)>,
     /// Function → the materialized views its body refreshes (`true`: CONCURRENTLY).
     pub refreshes: HashMap<String, Vec<(String, bool)>>,
+    /// Function → the tables its body writes.
+    pub writes: HashMap<String, Vec<String>>,
     /// Domain → it has constraints (CHECK / NOT NULL).
     pub domains: HashMap<String, bool>,
     /// Tables moved off the default tablespace.
@@ -103,6 +105,20 @@ impl Objects {
             .iter()
             .filter(|(t, _, _)| t == table)
             .flat_map(|(_, _, f)| self.refreshes.get(f).cloned().unwrap_or_default())
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Tables the trigger functions on `table` write (other than itself).
+    pub fn trigger_writes(&self, table: &str) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .triggers
+            .iter()
+            .filter(|(t, _, _)| t == table)
+            .flat_map(|(_, _, f)| self.writes.get(f).cloned().unwrap_or_default())
+            .filter(|w| w != table)
             .collect();
         out.sort();
         out.dedup();
@@ -227,14 +243,17 @@ impl Model {
                 name,
                 volatility,
                 refreshes,
+                writes,
             } => {
                 o.functions.insert(name.name.clone(), *volatility);
                 o.refreshes.insert(name.name.clone(), refreshes.clone());
+                o.writes.insert(name.name.clone(), writes.clone());
             }
             Op::DropFunction { names, .. } => {
                 for n in names {
                     o.functions.remove(&n.name);
                     o.refreshes.remove(&n.name);
+                    o.writes.remove(&n.name);
                     o.triggers.retain(|(_, _, f)| *f != n.name);
                 }
             }

@@ -579,3 +579,144 @@ ALTER INDEX ev_id_idx ATTACH PARTITION ev_2027_id_idx;
 -- form: ADD UNIQUE USING INDEX of an index already named as the constraint
 CREATE TABLE t (id int PRIMARY KEY, a int); CREATE UNIQUE INDEX t_a_key ON t (a);
 ALTER TABLE t ADD CONSTRAINT t_a_key UNIQUE USING INDEX t_a_key;
+
+-- form: TOAST: a rewrite of a table with a text column locks its TOAST table
+CREATE TABLE t (id int PRIMARY KEY, a int, b text); INSERT INTO t VALUES (1, 1, repeat('x', 9000));
+ALTER TABLE t ALTER COLUMN a TYPE bigint;
+
+-- form: TOAST: a rewrite of a table of narrow columns has no TOAST table to lock
+CREATE TABLE t (id int PRIMARY KEY, a int, v varchar(10), at timestamptz); INSERT INTO t VALUES (1, 1, 'a', now());
+ALTER TABLE t ALTER COLUMN a TYPE bigint;
+
+-- form: TOAST: varchar(500) alone fits a page, no TOAST table (TRUNCATE)
+CREATE TABLE t (id int PRIMARY KEY, v varchar(500));
+TRUNCATE t;
+
+-- form: TOAST: two varchar(255) columns may not fit, a TOAST table (TRUNCATE)
+CREATE TABLE t (id int PRIMARY KEY, a varchar(255), b varchar(255));
+TRUNCATE t;
+
+-- form: TOAST: numeric without a precision (DROP TABLE)
+CREATE TABLE t (id int PRIMARY KEY, n numeric);
+DROP TABLE t;
+
+-- form: TOAST: numeric(12,2) has a bound (DROP TABLE)
+CREATE TABLE t (id int PRIMARY KEY, n numeric(12,2));
+DROP TABLE t;
+
+-- form: TOAST: CLUSTER of a table with a jsonb column
+CREATE TABLE t (id int PRIMARY KEY, doc jsonb); INSERT INTO t VALUES (1, '{}');
+CLUSTER t USING t_pkey;
+
+-- form: TOAST: REINDEX TABLE takes SHARE on the TOAST table
+CREATE TABLE t (id int PRIMARY KEY, b bytea); INSERT INTO t VALUES (1, 'x');
+REINDEX TABLE t;
+
+-- form: TOAST: REINDEX INDEX does not reach the TOAST table
+CREATE TABLE t (id int PRIMARY KEY, b bytea); INSERT INTO t VALUES (1, 'x');
+REINDEX INDEX t_pkey;
+
+-- form: TOAST: SET (fillfactor) sets the TOAST table's options too
+CREATE TABLE t (id int PRIMARY KEY, tags text[]);
+ALTER TABLE t SET (fillfactor = 70);
+
+-- form: TOAST: RESET (autovacuum) on a table without one
+CREATE TABLE t (id int PRIMARY KEY, a int);
+ALTER TABLE t RESET (autovacuum_enabled);
+
+-- form: TOAST: a volatile default rewrites the table and its TOAST table
+CREATE TABLE t (id int PRIMARY KEY, addr inet); INSERT INTO t VALUES (1, '10.0.0.1');
+ALTER TABLE t ADD COLUMN r float8 DEFAULT random();
+
+-- form: TOAST: the column added by ALTER TABLE makes the TOAST table
+CREATE TABLE t (id int PRIMARY KEY, a int); ALTER TABLE t ADD COLUMN note text;
+TRUNCATE t;
+
+-- form: TOAST: a partitioned table has none, its partitions have (TRUNCATE)
+CREATE TABLE ev (id int, at date, body text) PARTITION BY RANGE (at);
+CREATE TABLE ev_2026 PARTITION OF ev FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+TRUNCATE ev_2026;
+
+-- form: TOAST: DROP MATERIALIZED VIEW of a text column (the history cannot size it)
+CREATE TABLE t (id int PRIMARY KEY, b text); CREATE MATERIALIZED VIEW t_mv AS SELECT id, b FROM t;
+DROP MATERIALIZED VIEW t_mv;
+
+-- form: TOAST: DROP TABLE CASCADE drops a dependent materialized view's TOAST table
+CREATE TABLE t (id int PRIMARY KEY, b text); CREATE MATERIALIZED VIEW t_mv AS SELECT id, b FROM t;
+DROP TABLE t CASCADE;
+
+-- form: TOAST: INSERT of a long value writes the TOAST table (ROW EXCLUSIVE)
+CREATE TABLE t (id int PRIMARY KEY, b text);
+INSERT INTO t VALUES (1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 500) g));
+
+-- form: TOAST: DELETE of rows with long values
+CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 500) g));
+DELETE FROM t;
+
+-- form: TOAST: VACUUM FULL of a table with a TOAST table (watched)
+CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, repeat('x', 9000));
+VACUUM FULL t;
+
+-- form: TOAST: VACUUM of a table with a TOAST table (watched)
+CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, repeat('x', 9000));
+VACUUM t;
+
+-- form: TOAST: REINDEX TABLE CONCURRENTLY (watched)
+CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, repeat('x', 9000));
+REINDEX TABLE CONCURRENTLY t;
+
+-- form: ALTER INDEX SET (fillfactor) locks the index only
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a);
+ALTER INDEX t_a_idx SET (fillfactor = 70);
+
+-- form: ALTER INDEX RESET (deduplicate_items) of a btree
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a) WITH (deduplicate_items = off);
+ALTER INDEX t_a_idx RESET (deduplicate_items);
+
+-- form: ALTER INDEX SET (fastupdate) of a gin index is ACCESS EXCLUSIVE
+CREATE TABLE t (id int PRIMARY KEY, doc jsonb); CREATE INDEX t_doc_gin ON t USING gin (doc);
+ALTER INDEX t_doc_gin SET (fastupdate = off);
+
+-- form: ALTER INDEX SET (buffering) of a gist index is ACCESS EXCLUSIVE
+CREATE TABLE t (id int PRIMARY KEY, during tstzrange); CREATE INDEX t_during_gist ON t USING gist (during);
+ALTER INDEX t_during_gist SET (buffering = on);
+
+-- form: ALTER INDEX SET of a constraint's index
+CREATE TABLE t (id int PRIMARY KEY, a int);
+ALTER INDEX t_pkey SET (fillfactor = 80);
+
+-- form: trigger body: an audit INSERT on another table (ROW EXCLUSIVE there)
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE TABLE t_audit (id bigserial PRIMARY KEY, t_id int, op text);
+CREATE FUNCTION t_audit() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO public.t_audit (t_id, op) VALUES (NEW.id, TG_OP); RETURN NEW; END$$;
+CREATE TRIGGER t_audit AFTER INSERT OR UPDATE ON t FOR EACH ROW EXECUTE FUNCTION t_audit();
+INSERT INTO t VALUES (1, 1), (2, 2);
+
+-- form: trigger body: a counter UPDATE on the parent table
+CREATE TABLE p (id int PRIMARY KEY, n int NOT NULL DEFAULT 0); INSERT INTO p VALUES (1, 0);
+CREATE TABLE c (id int PRIMARY KEY, p_id int);
+CREATE FUNCTION c_count() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN IF TG_OP = 'INSERT' THEN UPDATE p SET n = n + 1 WHERE id = NEW.p_id; END IF; RETURN NULL; END$$;
+CREATE TRIGGER c_count AFTER INSERT ON c FOR EACH ROW EXECUTE FUNCTION c_count();
+INSERT INTO c VALUES (1, 1);
+
+-- form: trigger body: DELETE FROM another table when rows are deleted
+CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1), (2);
+CREATE TABLE t_cache (t_id int); INSERT INTO t_cache VALUES (1);
+CREATE FUNCTION t_forget() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN DELETE FROM t_cache WHERE t_id = OLD.id; RETURN OLD; END$$;
+CREATE TRIGGER t_forget BEFORE DELETE ON t FOR EACH ROW EXECUTE FUNCTION t_forget();
+DELETE FROM t WHERE id = 1;
+
+-- form: trigger body: the trigger does not fire (UPDATE trigger, INSERT statement)
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE TABLE t_log (t_id int);
+CREATE FUNCTION t_log() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO t_log VALUES (NEW.id); RETURN NEW; END$$;
+CREATE TRIGGER t_log AFTER UPDATE ON t FOR EACH ROW EXECUTE FUNCTION t_log();
+INSERT INTO t VALUES (1, 1);
+
+-- form: trigger body: a statement trigger writes even when no row changes
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE TABLE t_stmts (at timestamptz);
+CREATE FUNCTION t_stmt() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN INSERT INTO t_stmts VALUES (now()); RETURN NULL; END$$;
+CREATE TRIGGER t_stmt AFTER UPDATE ON t FOR EACH STATEMENT EXECUTE FUNCTION t_stmt();
+UPDATE t SET a = 2 WHERE false;
+
+-- form: DROP INDEX CONCURRENTLY of an index the history created
+CREATE TABLE t (id int PRIMARY KEY, a int, b text); CREATE INDEX t_a_idx ON t (a); INSERT INTO t VALUES (1, 1, 'x');
+DROP INDEX CONCURRENTLY IF EXISTS t_a_idx;

@@ -236,7 +236,7 @@ fn set(mut c: Cur) -> Alter {
 
 /// The parameter names of `( a = 1, toast.b = 2 )` / `RESET ( a, b )`,
 /// lower-cased (`toast.` kept): the lock level is per parameter.
-fn param_names(c: &mut Cur) -> Vec<String> {
+pub(super) fn param_names(c: &mut Cur) -> Vec<String> {
     let Some(inner) = c.group() else {
         return Vec::new();
     };

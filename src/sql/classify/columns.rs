@@ -185,7 +185,7 @@ pub fn column_def(c: &mut Cur) -> Option<ColumnDef> {
             col.references = c.name();
             col.ref_column = c.group().and_then(|g| idents(c.text, g).into_iter().next());
         } else if c.eat(&["check"]) {
-            col.check = true;
+            col.check = col.check.saturating_add(1);
             c.group();
         } else if c.eat(&["generated"]) {
             let mut saw_identity = false;
@@ -318,7 +318,19 @@ pub fn constraint(c: &mut Cur) -> Option<Constraint> {
         con.columns.push(col);
     }
     c.eat(&["nulls", "not", "distinct"]);
-    if c.eat(&["using", "index"]) {
+    if kind == ConstraintKind::Exclude {
+        // `EXCLUDE [USING method] (elem WITH op, …)`: each element named as
+        // the server names an index column (`ChooseIndexColumnNames`).
+        if c.eat(&["using"]) {
+            c.i += 1;
+        }
+        if let Some(inner) = c.group() {
+            con.columns = super::cursor::split_commas(c.text, inner)
+                .into_iter()
+                .filter_map(|e| exclude_element(c.text, e))
+                .collect();
+        }
+    } else if c.eat(&["using", "index"]) {
         con.using_index = true;
         con.index = c.ident();
     } else if let Some(inner) = c.group() {
@@ -341,6 +353,48 @@ pub fn constraint(c: &mut Cur) -> Option<Constraint> {
         }
     }
     Some(con)
+}
+
+/// An EXCLUDE element's name in the index: its column, or for an
+/// expression the function it calls (`lower(x)` → `lower`), else `expr`.
+fn exclude_element(text: &str, toks: &[Token]) -> Option<String> {
+    let first = toks.first()?;
+    if first.kind == Tok::Punct && &text[first.start..first.end] == "(" {
+        let inner = &toks[1..];
+        let call = inner.len() >= 2
+            && matches!(inner[0].kind, Tok::Word | Tok::QuotedIdent)
+            && inner[1].kind == Tok::Punct
+            && &text[inner[1].start..inner[1].end] == "(";
+        // `(f(x))`: the call must be the whole expression.
+        let whole = call && {
+            let mut depth = 0i32;
+            let mut end = None;
+            for (i, t) in inner.iter().enumerate().skip(1) {
+                match (t.kind, &text[t.start..t.end]) {
+                    (Tok::Punct, "(") => depth += 1,
+                    (Tok::Punct, ")") => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = Some(i);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            end.is_some_and(|e| {
+                inner
+                    .get(e + 1)
+                    .is_some_and(|t| &text[t.start..t.end] == ")")
+            })
+        };
+        return Some(if whole {
+            idents(text, &inner[..1]).into_iter().next()?
+        } else {
+            "expr".to_string()
+        });
+    }
+    idents(text, &toks[..1]).into_iter().next()
 }
 
 pub(super) fn idents(text: &str, toks: &[Token]) -> Vec<String> {

@@ -41,26 +41,81 @@ pub fn create_function(mut c: Cur) -> Option<Op> {
     } else {
         'v'
     };
-    let refreshes = c.toks[c.i..]
+    let bodies: Vec<&str> = c.toks[c.i..]
         .iter()
         .filter(|t| matches!(t.kind, Tok::Str | Tok::DollarStr))
-        .flat_map(|t| refreshes(c.raw(t)))
+        .map(|t| c.raw(t))
         .collect();
+    let refreshes = bodies.iter().flat_map(|b| refreshes(b)).collect();
+    let mut writes: Vec<String> = bodies.iter().flat_map(|b| writes(b)).collect();
+    writes.sort();
+    writes.dedup();
     Some(Op::CreateFunction {
         name,
         volatility,
         refreshes,
+        writes,
     })
+}
+
+fn body_words(body: &str) -> Vec<String> {
+    body.split(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '.'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect()
+}
+
+/// Tables a function body writes: `INSERT INTO t`, `UPDATE [ONLY] t`,
+/// `DELETE FROM [ONLY] t` (a trigger calling it takes ROW EXCLUSIVE there).
+/// `NEW` / `OLD` are records, not tables; `ON CONFLICT DO UPDATE SET` is
+/// the INSERT's own table.
+fn writes(body: &str) -> Vec<String> {
+    let words = body_words(body);
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let at = match w.as_str() {
+            "insert" if words.get(i + 1).is_some_and(|x| x == "into") => i + 2,
+            "delete" if words.get(i + 1).is_some_and(|x| x == "from") => i + 2,
+            "update" if i == 0 || words[i - 1] != "do" && words[i - 1] != "for" => i + 1,
+            _ => continue,
+        };
+        let at = if words.get(at).is_some_and(|x| x == "only") {
+            at + 1
+        } else {
+            at
+        };
+        if let Some(n) = words.get(at) {
+            let n = n.rsplit('.').next().unwrap_or(n);
+            // `TG_OP = 'UPDATE' THEN`, `BEFORE UPDATE OR DELETE`: the verb
+            // as a word, not a statement.
+            let keyword = matches!(
+                n,
+                "new"
+                    | "old"
+                    | "set"
+                    | "then"
+                    | "or"
+                    | "and"
+                    | "of"
+                    | "on"
+                    | "else"
+                    | "end"
+                    | "when"
+                    | "is"
+                    | "in"
+            );
+            if !keyword && !n.is_empty() {
+                out.push(n.to_string());
+            }
+        }
+    }
+    out
 }
 
 /// `REFRESH MATERIALIZED VIEW [CONCURRENTLY] name` in a function body:
 /// what a trigger calling the function locks.
 fn refreshes(body: &str) -> Vec<(String, bool)> {
-    let words: Vec<String> = body
-        .split(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '.'))
-        .filter(|w| !w.is_empty())
-        .map(str::to_ascii_lowercase)
-        .collect();
+    let words = body_words(body);
     let mut out = Vec::new();
     for (i, w) in words.iter().enumerate() {
         if w == "refresh"
@@ -159,7 +214,7 @@ pub fn alter_sequence(mut c: Cur) -> Option<Op> {
 }
 
 /// `ALTER INDEX [IF EXISTS] a RENAME TO b`, `ALTER INDEX parent ATTACH
-/// PARTITION child`.
+/// PARTITION child`, `ALTER INDEX a SET (…)` / `RESET (…)`.
 pub fn alter_index(mut c: Cur) -> Option<Op> {
     c.eat(&["if", "exists"]);
     let from = c.name()?;
@@ -167,6 +222,13 @@ pub fn alter_index(mut c: Cur) -> Option<Op> {
         return Some(Op::AttachIndex {
             parent: from,
             child: c.name()?,
+        });
+    }
+    if (c.is(0, "set") || c.is(0, "reset")) && c.is_punct(1, "(") {
+        c.i += 1;
+        return Some(Op::IndexParams {
+            index: from,
+            params: super::alter::param_names(&mut c),
         });
     }
     if !c.eat(&["rename", "to"]) {

@@ -121,6 +121,10 @@ pub struct Observed {
     /// looked for (recordings made before verify did so lack this).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub secondary_observed: bool,
+    /// TOAST tables were looked at (`pg_toast of t`); recordings made
+    /// before verify did so have nothing to say about them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub toast_observed: bool,
     /// Not replayed, and why (transaction control, verify's own timeouts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,

@@ -15,16 +15,24 @@ pub struct Rel {
     pub filenode: u32,
 }
 
-/// User relations (not catalogs, not TOAST) by oid.
+/// User relations (not catalogs) by oid, with the TOAST tables of user
+/// tables under their owner's name (`toast_name`); TOAST indexes and
+/// temporary tables' TOAST tables are left out.
 pub type Snapshot = HashMap<u32, Rel>;
 
 pub fn snapshot(c: &mut Client) -> Result<Snapshot, VerifyError> {
     let rows = c
         .query(
-            "SELECT c.oid, c.relname::text, c.relkind::text, c.relfilenode \
+            "SELECT c.oid, COALESCE('pg_toast of ' || o.relname::text, c.relname::text), \
+                    c.relkind::text, c.relfilenode \
              FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+             LEFT JOIN pg_class o ON c.relkind = 't' AND o.reltoastrelid = c.oid \
              WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') \
-               AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp%'",
+               AND n.nspname NOT LIKE 'pg\\_temp%' \
+               AND (n.nspname NOT LIKE 'pg\\_toast%' \
+                    OR n.nspname = 'pg_toast' AND c.relkind = 't' AND o.oid IS NOT NULL \
+                       AND o.relnamespace NOT IN (SELECT oid FROM pg_namespace \
+                           WHERE nspname IN ('pg_catalog', 'information_schema')))",
             &[],
         )
         .map_err(err)?;
@@ -90,8 +98,11 @@ pub fn diff_in(
     // forgets one disagrees. SHARE UPDATE EXCLUSIVE on
     // an index (CLUSTER ON, USING INDEX, RENAME, the CONCURRENTLY forms)
     // is left to the rows that name it.
+    // A TOAST table is locked with its table (a rewrite, TRUNCATE, DROP,
+    // a long value written): always observed, like a table.
     let observed = |r: &Rel, m: PgMode| {
         is_table(&r.kind)
+            || r.kind == "t"
             || is_named_other(&r.kind) && named.contains(&r.name)
             || r.kind == "i" && m >= PgMode::Share && strict
     };
@@ -112,10 +123,12 @@ pub fn diff_in(
             .collect(),
         rewrite: Some(false),
         secondary_observed: true,
+        toast_observed: true,
         ..Observed::default()
     };
     for (oid, b) in before {
         match after.get(oid) {
+            None if b.kind == "t" && after.values().any(|a| a.name == b.name) => {}
             None => o.dropped.push(b.name.clone()),
             Some(a) if a.filenode != b.filenode && b.filenode != 0 => {
                 if b.kind == "i" {
@@ -131,8 +144,11 @@ pub fn diff_in(
             o.partitioned.push(b.name.clone());
         }
     }
+    // A rewrite swaps in a new TOAST table (a new oid under the same
+    // owner): that is the old one's successor, not a relation nobody held.
+    let replaced = |a: &Rel| a.kind == "t" && before.values().any(|b| b.name == a.name);
     for (oid, a) in after {
-        if !before.contains_key(oid) {
+        if !before.contains_key(oid) && !replaced(a) {
             o.created.push(a.name.clone());
         }
     }

@@ -2,9 +2,67 @@
 //! statement, read from the analysis (never restated here).
 use super::{LockObs, Prediction};
 use crate::sql::analysis::Stmt;
+use crate::sql::locks::{self, PgMode, Toast};
+use crate::sql::schema::toast_name;
 
 pub fn predict(st: &Stmt) -> Prediction {
     let scans = predicted_scans(st);
+    let mut p = table_prediction(st, scans);
+    let (certain, maybe) = toast_locks(st);
+    let put = |list: &mut Vec<LockObs>, (rel, m): (String, PgMode)| match list
+        .iter_mut()
+        .find(|l| l.relation == rel)
+    {
+        Some(l) if PgMode::parse(&l.mode) < m => l.mode = m.as_str().to_string(),
+        Some(_) => {}
+        None => list.push(LockObs {
+            relation: rel,
+            mode: m.as_str().to_string(),
+        }),
+    };
+    for c in certain {
+        put(&mut p.locks, c);
+    }
+    for m in maybe
+        .into_iter()
+        .filter(|(r, _)| !p.locks.iter().any(|l| l.relation == *r))
+    {
+        put(&mut p.maybe, m);
+    }
+    p
+}
+
+/// The TOAST tables the rows lock (`Effect::toast`), named as verify
+/// observes them (`toast_name`): certain where the row always locks it in
+/// a transaction the replay reads, a maybe where only a long value written
+/// takes it, where the history does not say whether the table has one, or
+/// where the statement is watched (a TOAST table has no blocker, so its
+/// lock is seen only if a sample catches it).
+/// Relation name and mode.
+type Named = Vec<(String, PgMode)>;
+
+fn toast_locks(st: &Stmt) -> (Named, Named) {
+    let (mut certain, mut maybe) = (Vec::new(), Vec::new());
+    for e in &st.effects {
+        let row = locks::pg(e.key);
+        let mode = match row.toast {
+            Toast::No => continue,
+            Toast::Same => row.lock,
+            Toast::IfWritten => PgMode::RowExclusive,
+        };
+        if mode == PgMode::None {
+            continue;
+        }
+        for (owner, known) in &e.toast {
+            let sure = *known && row.toast == Toast::Same && !e.conditional && row.in_tx;
+            let out = if sure { &mut certain } else { &mut maybe };
+            out.push((toast_name(&owner.name), mode));
+        }
+    }
+    (certain, maybe)
+}
+
+fn table_prediction(st: &Stmt, scans: Scans) -> Prediction {
     Prediction {
         keys: st.effects.iter().map(|e| e.key.to_string()).collect(),
         locks: st

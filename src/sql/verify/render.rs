@@ -172,7 +172,7 @@ pub fn human(run: &Run, source: &str) -> String {
     if sampled > 0 {
         let _ = writeln!(
             out,
-            "{sampled} statement{} could not run in a transaction: {} locks were sampled from a second session (marked \"sampled\"; an index or view lock not caught there is not judged); every other statement's locks were read before COMMIT, exactly",
+            "{sampled} statement{} could not run in a transaction: {} locks were sampled from a second session (marked \"sampled\"; an index, view or TOAST lock not caught there, or caught weaker than predicted, is not judged); every other statement's locks were read before COMMIT, exactly",
             if sampled == 1 { "" } else { "s" },
             if sampled == 1 { "its" } else { "their" },
         );
