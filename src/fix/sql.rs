@@ -1,7 +1,7 @@
 //! PostgreSQL fixes that stay in one statement: `CONCURRENTLY` for index
 //! builds and drops (MG001, MG002) with the tool's transaction opt-out, and
 //! the `lock_timeout` / `statement_timeout` preamble (MG030, MG031).
-use super::next;
+use super::{next, opt_out};
 use super::{Site, eol, fix, indent_at, line_start};
 use crate::catalog::{FixSafety, RuleId};
 use crate::finding::{Edit, Fix};
@@ -107,7 +107,7 @@ fn outside_tx(site: &Site, in_place: Edit, rewritten: String, title: &str) -> Op
     if alone && site.st.tx == Some(0) {
         // A tool that opts out by file (golang-migrate, popx) gets the
         // statement in a migration of its own instead.
-        if let Some(opt_out) = next::opt_out(site) {
+        if let Some(opt_out) = opt_out::opt_out(site) {
             let mut edits = vec![in_place];
             edits.extend(opt_out);
             return Some(fix(
@@ -173,7 +173,7 @@ fn preamble(
     // Flyway runs a script outside a transaction only when every statement
     // needs it; a SET would pull it back in, so the script says so itself.
     if site.fa.tool == Some(Tool::Flyway) && site.fa.stmts.iter().all(|s| s.tx.is_none()) {
-        edits.extend(next::opt_out(site)?);
+        edits.extend(opt_out::opt_out(site)?);
     }
     Some(fix(
         format!("set {what} before the first statement that needs it"),

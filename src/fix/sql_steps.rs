@@ -4,6 +4,7 @@
 //! then SET NOT NULL and the CHECK dropped (MG013); ADD UNIQUE as a unique
 //! index built concurrently and attached with USING INDEX (MG017).
 use super::next::{self, following};
+use super::opt_out;
 use super::{Site, eol, fix, ident};
 use crate::catalog::{FixSafety, RuleId};
 use crate::finding::Fix;
@@ -148,7 +149,7 @@ fn unique(site: &Site, table: &str, table_text: &str, c: &Constraint) -> Option<
         .iter()
         .all(|s| s.index == site.st.index || super::sql::is_session(s));
     let opt_out = (alone && site.st.tx == Some(0))
-        .then(|| next::opt_out(site))
+        .then(|| opt_out::opt_out(site))
         .flatten();
     if let Some(opt_out) = opt_out {
         let nl = eol(site.text);
