@@ -10,6 +10,7 @@ use super::{Site, diesel, eol, line_start, place};
 use crate::catalog::FixSafety;
 use crate::finding::Edit;
 use crate::sql::history::Tool;
+use crate::sql::analysis::Stmt;
 use crate::sql::ops::Op;
 use regex::Regex;
 use std::path::PathBuf;
@@ -52,9 +53,14 @@ pub fn move_to_following(site: &Site, stmts: &[String], no_tx: bool) -> Option<M
 /// The flagged statement's lines, from the start of its first line to the
 /// end of the line holding its terminator (its comments stay).
 pub fn removal(site: &Site) -> Edit {
+    removal_of(site, site.st)
+}
+
+/// As `removal`, for any statement of the flagged script.
+fn removal_of(site: &Site, st: &Stmt) -> Edit {
     let text = site.text;
-    let start = line_start(text, site.st.span.start);
-    let mut end = site.st.span.end;
+    let start = line_start(text, st.span.start);
+    let mut end = st.span.end;
     let rest = &text[end..];
     let ws = rest.len() - rest.trim_start_matches([' ', '\t']).len();
     if rest[ws..].starts_with(';') {
@@ -66,6 +72,23 @@ pub fn removal(site: &Site) -> Edit {
         end += line_end;
     }
     site.edit(start, end, "")
+}
+
+/// golang-migrate sends a file as one query, and a `SET` beside a
+/// statement that refuses a transaction makes that query one: the script's
+/// `SET`s go (with a note saying where the bound goes instead) and
+/// `in_place` rewrites the statement, which keeps its file, its version and
+/// its down. Moving it out instead would leave a file of `SET`s only, a
+/// version that does nothing.
+pub fn alone_in_one_query(site: &Site, in_place: Vec<Edit>) -> Vec<Edit> {
+    let mut edits: Vec<Edit> = (site.fa.stmts.iter())
+        .filter(|s| s.index != site.st.index && super::sql::is_session(s))
+        .map(|s| removal_of(site, s))
+        .collect();
+    let at = line_start(site.text, site.st.span.start);
+    edits.push(site.insert(at, unbounded_note(site)));
+    edits.extend(in_place);
+    edits
 }
 
 fn describe(site: &Site) -> String {

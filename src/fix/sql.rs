@@ -105,8 +105,9 @@ fn outside_tx(site: &Site, in_place: Edit, rewritten: String, title: &str) -> Op
         return Some(fix(title, FixSafety::Safe, vec![in_place]));
     }
     if alone && site.st.tx == Some(0) {
-        // A tool that opts out by file (golang-migrate, popx) gets the
-        // statement in a migration of its own instead.
+        // popx opts out by file name: the statement gets a migration of
+        // its own (an `.autocommit` one) instead; golang-migrate by the
+        // file holding one statement.
         if let Some(opt_out) = opt_out::opt_out(site) {
             let mut edits = vec![in_place];
             edits.extend(opt_out);
@@ -114,6 +115,13 @@ fn outside_tx(site: &Site, in_place: Edit, rewritten: String, title: &str) -> Op
                 format!("{title}, outside the {} transaction", tool_name(site)),
                 FixSafety::Safe,
                 edits,
+            ));
+        }
+        if site.fa.tool == Some(Tool::GolangMigrate) {
+            return Some(fix(
+                format!("{title}, alone in its golang-migrate file"),
+                FixSafety::Safe,
+                next::alone_in_one_query(site, vec![in_place]),
             ));
         }
     }

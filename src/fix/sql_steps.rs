@@ -169,6 +169,18 @@ fn unique(site: &Site, table: &str, table_text: &str, c: &Constraint) -> Option<
     // build gets a migration of its own, the attach the one after it.
     if site.fa.tool == Some(Tool::GolangMigrate) {
         let desc = plain(&name);
+        // Alone in its file: the build keeps the file (its SETs go), the
+        // attach follows; no version is left holding SETs only.
+        if alone && site.st.tx == Some(0) {
+            let build_here = site.edit(site.st.span.start, site.st.span.end, build);
+            let mut edits = next::alone_in_one_query(site, vec![build_here]);
+            edits.extend(following(site, &[attach], false, &format!("attach_{desc}"))?);
+            return Some(fix(
+                "build the unique index concurrently alone in its file, attach it USING INDEX in the next migration",
+                FixSafety::Safe,
+                edits,
+            ));
+        }
         let mut edits = following(site, &[build], true, &format!("index_{desc}"))?;
         edits.extend(next::following_at(
             site,

@@ -50,15 +50,51 @@ fn fixed_by_rule(files: &[(&str, &str)], rule: &str, may_move: &[&str]) -> Strin
     diff
 }
 
+/// golang-migrate sends a file as one query: the index alone in its file
+/// keeps the file (and so its version and its down), and the file's SETs
+/// go, which would make the query a transaction. Moving the index out
+/// instead left a version holding SETs only, a migration doing nothing.
 #[test]
-fn golang_migrate_index_gets_a_file_of_its_own() {
+fn golang_migrate_index_alone_keeps_its_file_and_drops_its_sets() {
+    let d = fixed_by_rule(
+        &[
+            ("platcheck.yaml", PG),
+            ("migrations/000001_base.up.sql", BASE_TABLES),
+            ("migrations/000001_base.down.sql", "DROP TABLE orders;\nDROP TABLE customers;\n"),
+            (
+                "migrations/000002_idx.up.sql",
+                &format!("-- The history page.\n{TIMEOUTS}CREATE INDEX idx_c ON orders (customer_id);\n"),
+            ),
+            ("migrations/000002_idx.down.sql", "DROP INDEX idx_c;\n"),
+        ],
+        "MG001",
+        &["MG031"],
+    );
+    assert_eq!(
+        diff_files(&d),
+        ["migrations/000002_idx.up.sql"],
+        "no new version, the down stays paired: {d}"
+    );
+    assert!(
+        d.contains("+-- No SET statement_timeout (000002_idx.up.sql had `SET statement_timeout = '15min'`)"),
+        "the dropped bound is named: {d}"
+    );
+    assert!(d.contains("x-statement-timeout"), "{d}");
+    assert!(d.contains(" -- The history page.\n"), "comments stay: {d}");
+    insta::assert_snapshot!(d);
+}
+
+/// The index beside other work moves to the next version; the flagged file
+/// keeps that work, so no version is left without any.
+#[test]
+fn golang_migrate_index_beside_work_gets_a_file_of_its_own() {
     let d = fixed_by_rule(
         &[
             ("platcheck.yaml", PG),
             ("migrations/000001_base.up.sql", BASE_TABLES),
             (
                 "migrations/000002_idx.up.sql",
-                &format!("{TIMEOUTS}CREATE INDEX idx_c ON orders (customer_id);\n"),
+                &format!("{TIMEOUTS}ALTER TABLE customers ADD COLUMN note text;\nCREATE INDEX idx_c ON orders (customer_id);\n"),
             ),
         ],
         "MG001",
@@ -68,8 +104,13 @@ fn golang_migrate_index_gets_a_file_of_its_own() {
         d.contains("+++ b/migrations/000003_index_idx_c.up.sql\n@@ -0,0 +1,5 @@\n+-- Follows 000002_idx.up.sql (written by `platcheck fix`).\n+-- No SET statement_timeout (000002_idx.up.sql had `SET statement_timeout = '15min'`)"),
         "one statement, no SET (that would make it a transaction), and says so: {d}"
     );
-    assert!(d.contains("x-statement-timeout"), "{d}");
+    assert!(d.contains(" ALTER TABLE customers ADD COLUMN note text;\n"), "{d}");
     insta::assert_snapshot!(d);
+}
+
+/// The files a unified diff writes (its `+++ b/` lines).
+fn diff_files(diff: &str) -> Vec<&str> {
+    diff.lines().filter_map(|l| l.strip_prefix("+++ b/")).collect()
 }
 
 #[test]
