@@ -16,7 +16,9 @@ mod popx;
 pub mod proof;
 mod sql;
 mod sql_steps;
+mod sqitch;
 mod timeouts;
+mod undo;
 mod versions;
 
 use crate::catalog::{FixSafety, RuleId};

@@ -115,7 +115,40 @@ fn describe(site: &Site) -> String {
 /// rules ask for). `None` when the tool has no version between this one and
 /// the next, or platcheck does not know how to write one for it.
 pub fn following(site: &Site, stmts: &[String], no_tx: bool, desc: &str) -> Option<Vec<Edit>> {
-    following_at(site, stmts, no_tx, desc, 0)
+    following_chain(
+        site,
+        &[Follow {
+            stmts,
+            no_tx,
+            desc: desc.to_string(),
+            undo: None,
+        }],
+    )
+}
+
+/// One migration of the chain a fix writes after the flagged one.
+pub struct Follow<'a> {
+    pub stmts: &'a [String],
+    pub no_tx: bool,
+    pub desc: String,
+    /// What undoes `stmts`, where their shape does not say (a sqitch
+    /// change gets a revert script: `undo`).
+    pub undo: Option<Vec<String>>,
+}
+
+/// The migrations of `chain`, each right after the one before: sqitch
+/// changes planned one after the other, else the next free versions.
+pub fn following_chain(site: &Site, chain: &[Follow]) -> Option<Vec<Edit>> {
+    if site.fa.tool == Some(Tool::Sqitch) {
+        if let Some(edits) = super::sqitch::following(site, chain) {
+            return Some(edits);
+        }
+    }
+    let mut edits = Vec::new();
+    for (skip, f) in chain.iter().enumerate() {
+        edits.extend(following_at(site, f.stmts, f.no_tx, &f.desc, skip)?);
+    }
+    Some(edits)
 }
 
 /// As `following`, `skip` free versions further on (a fix writing two

@@ -3,7 +3,7 @@
 //! migration (MG015); SET NOT NULL through a NOT VALID CHECK, validated,
 //! then SET NOT NULL and the CHECK dropped (MG013); ADD UNIQUE as a unique
 //! index built concurrently and attached with USING INDEX (MG017).
-use super::next::{self, following};
+use super::next::{self, Follow, following};
 use super::opt_out;
 use super::{Site, eol, fix, ident};
 use crate::catalog::{FixSafety, RuleId};
@@ -104,14 +104,24 @@ fn set_not_null(site: &Site, table: &str, table_text: &str, col: &str) -> Option
     ];
     let drop = [format!("ALTER TABLE {table_text} DROP CONSTRAINT {check}")];
     let desc = plain(&format!("{table}_{col}"));
-    let mut edits = vec![site.edit(site.st.span.start, site.st.span.end, add)];
-    edits.extend(following(site, &steps, false, &format!("{desc}_not_null"))?);
-    edits.extend(next::following_at(
+    let mut edits = vec![site.edit(site.st.span.start, site.st.span.end, add.clone())];
+    edits.extend(next::following_chain(
         site,
-        &drop,
-        false,
-        &format!("{desc}_drop_check"),
-        1,
+        &[
+            Follow {
+                stmts: &steps,
+                no_tx: false,
+                desc: format!("{desc}_not_null"),
+                undo: None,
+            },
+            Follow {
+                stmts: &drop,
+                no_tx: false,
+                desc: format!("{desc}_drop_check"),
+                // The CHECK it drops, back as the flagged migration adds it.
+                undo: Some(vec![add]),
+            },
+        ],
     )?);
     let later_work = site
         .fa

@@ -21,6 +21,7 @@ mod versioned;
 pub use flyway::runs_outside_transaction as flyway_runs_outside_transaction;
 pub use group::plan;
 pub use layout::Layout;
+pub use sqitch::{PlanEntry as SqitchEntry, plan_entries as sqitch_plan, plan_project as sqitch_project};
 pub use names::Flavor;
 pub use tool::{Tool, TxMode, TxPolicy};
 
