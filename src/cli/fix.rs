@@ -85,8 +85,11 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
     }
     let mut applied = 0;
     let mut written: BTreeMap<PathBuf, ()> = BTreeMap::new();
-    for _ in 0..PASSES {
+    for pass in 0..PASSES {
         let outcome = engine::run(&args.paths, cwd, &ov)?;
+        if pass == 0 {
+            scratch::remove_stale(&cwd.join(&outcome.root));
+        }
         let plan = plan_for(&outcome, flags.unsafe_fixes);
         if plan.changes.is_empty() {
             break;
