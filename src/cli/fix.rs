@@ -53,7 +53,11 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
         let mut changes = plan.changes;
         if !changes.is_empty() {
             match scratch::changes(&args.paths, cwd, &ov, &outcome.root, flags.unsafe_fixes)
-                .map_err(CliError)?
+                .map_err(|e| {
+                    // An error a signal caused: the signal thread exits.
+                    crate::sql::verify::signals::settle_if_interrupted();
+                    CliError(e)
+                })?
             {
                 Some((all, busy)) => {
                     changes = all;

@@ -50,6 +50,12 @@ pub fn changes(
     let doomed = copy.clone();
     let _cleanup = signals::register(move || {
         let _ = std::fs::remove_dir_all(&doomed);
+        if signals::interrupted() {
+            // The main thread stops at its next file operation once the
+            // signal is seen; what the one in flight made goes too.
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            let _ = std::fs::remove_dir_all(&doomed);
+        }
     });
     std::fs::create_dir(copy)
         .map_err(|e| format!("--diff: no scratch directory in {}: {e}", root.display()))?;
@@ -81,6 +87,7 @@ pub fn changes(
             break;
         }
         for (path, change) in &plan.changes {
+            stop_if_interrupted()?;
             // A refusal (a link) names the repository's path, not the copy's.
             write::apply(path, change)
                 .map_err(|e| e.replace(&copy.display().to_string(), &root.display().to_string()))?;
@@ -153,6 +160,16 @@ fn alive(_: i32) -> bool {
     true
 }
 
+/// A signal arrived: the signal thread is removing the copy; writing on
+/// into it would bring parts of it back.
+fn stop_if_interrupted() -> Result<(), String> {
+    if signals::interrupted() {
+        signals::settle_if_interrupted();
+        return Err("--diff: interrupted".into());
+    }
+    Ok(())
+}
+
 fn abs(p: &Path, cwd: &Path) -> PathBuf {
     if p.is_absolute() {
         p.to_path_buf()
@@ -177,6 +194,7 @@ fn copy_tree(root: &Path, to: &Path) -> Result<(), String> {
         .filter_entry(|e| !crate::discover::never_walked(e.file_name()))
         .build();
     for entry in walker {
+        stop_if_interrupted()?;
         let entry = entry.map_err(|e| format!("--diff: {e}"))?;
         let Some(kind) = entry.file_type() else {
             continue;
