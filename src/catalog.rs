@@ -292,6 +292,38 @@ pub fn render_template(template: &str, vars: &[(&str, String)]) -> String {
     out
 }
 
+/// Longest value a finding's message quotes whole. A message is one line
+/// that every output format repeats (and a terminal wraps); a hostile or
+/// merely huge value — a 100 KB enum value, a statement of a megabyte — is
+/// quoted by its head and its size, and the help keeps the whole of it.
+pub const MAX_QUOTED: usize = 240;
+
+/// The message of a finding: the template with each value longer than
+/// [`MAX_QUOTED`] bytes cut at a character boundary, marked `… [N bytes]`.
+pub fn render_message(template: &str, vars: &[(&str, String)]) -> String {
+    if vars.iter().all(|(_, v)| v.len() <= MAX_QUOTED) {
+        return render_template(template, vars);
+    }
+    let short: Vec<(&str, String)> = vars
+        .iter()
+        .map(|(k, v)| (*k, bounded(v, MAX_QUOTED)))
+        .collect();
+    render_template(template, &short)
+}
+
+/// `v` itself when it fits in `max` bytes, else its head, an ellipsis and
+/// its size.
+pub fn bounded(v: &str, max: usize) -> String {
+    if v.len() <= max {
+        return v.to_string();
+    }
+    let mut cut = max;
+    while !v.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}… [{} bytes]", &v[..cut], v.len())
+}
+
 /// `1 cluster`, `2 clusters`: a count with its noun in the right number
 /// (the same choice a template's `{n?one|many}` makes).
 pub fn plural(n: usize, one: &str, many: &str) -> String {

@@ -297,3 +297,28 @@ fn a_panicking_rule_is_pc000_even_with_no_file_to_point_at() {
         "{found:?}"
     );
 }
+
+/// A 20 KB value in a contract is quoted by its head and its size in the
+/// message of every format (one line each), not repeated whole; the JSON
+/// output still carries the finding with its location.
+#[test]
+fn a_huge_value_is_quoted_by_its_head_and_size() {
+    let s = Sandbox::new(CONFIG);
+    let huge = "x".repeat(20_000);
+    let line = CLUSTER
+        .lines()
+        .find(|l| l.trim_start().starts_with("product:"))
+        .expect("the example names its product");
+    s.write(
+        "contracts/a.yaml",
+        CLUSTER.replacen(line, &format!("    product: {huge}"), 1),
+    );
+    for format in ["human", "gcc", "github", "json"] {
+        let o = s.run(&["check", "--format", format, "--color", "never"]);
+        assert_eq!(o.status.code(), Some(1), "{format}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("… [20000 bytes]"), "{format}: {out}");
+        assert!(!out.contains(&"x".repeat(300)), "{format}: quoted whole");
+    }
+    s.assert_outside_unchanged();
+}

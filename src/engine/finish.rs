@@ -143,7 +143,7 @@ pub(super) fn render(ws: &Workspace, r: Report, severity: Severity) -> Finding {
         end_column: end.column,
         start: r.span.start,
         end: r.span.end.max(r.span.start),
-        message: catalog::render_template(template, &r.vars) + r.note.as_deref().unwrap_or(""),
+        message: catalog::render_message(template, &r.vars) + r.note.as_deref().unwrap_or(""),
         help: (!help.is_empty()).then_some(help),
         contract: r.contract,
         pointer: r.pointer,

@@ -129,11 +129,7 @@ const MAX_QUOTED: usize = 120;
 fn shorten(mut r: Report) -> Report {
     for (_, v) in &mut r.vars {
         if v.len() > MAX_QUOTED {
-            let mut cut = MAX_QUOTED;
-            while !v.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            *v = format!("{}… [{} bytes]", &v[..cut], v.len());
+            *v = crate::catalog::bounded(v, MAX_QUOTED);
         }
     }
     r
