@@ -9,8 +9,8 @@ use super::versions::{created, next_free, sibling_texts, slot};
 use super::{Site, diesel, eol, line_start, place};
 use crate::catalog::FixSafety;
 use crate::finding::Edit;
-use crate::sql::history::Tool;
 use crate::sql::analysis::Stmt;
+use crate::sql::history::Tool;
 use crate::sql::ops::Op;
 use regex::Regex;
 use std::path::PathBuf;
@@ -19,7 +19,6 @@ use std::sync::LazyLock;
 static FLYWAY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^V(\d+(?:[._]\d+)*)__(.+)\.sql$").unwrap());
 static NUMBERED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\d+)_(.+)\.sql$").unwrap());
-
 
 /// A fix that moves the flagged statement into the following migration.
 pub struct Moved {
@@ -139,10 +138,10 @@ pub struct Follow<'a> {
 /// The migrations of `chain`, each right after the one before: sqitch
 /// changes planned one after the other, else the next free versions.
 pub fn following_chain(site: &Site, chain: &[Follow]) -> Option<Vec<Edit>> {
-    if site.fa.tool == Some(Tool::Sqitch) {
-        if let Some(edits) = super::sqitch::following(site, chain) {
-            return Some(edits);
-        }
+    if site.fa.tool == Some(Tool::Sqitch)
+        && let Some(edits) = super::sqitch::following(site, chain)
+    {
+        return Some(edits);
     }
     let mut edits = Vec::new();
     for (skip, f) in chain.iter().enumerate() {
@@ -266,4 +265,3 @@ pub fn following_at(
     }
     Some(edits)
 }
-

@@ -68,8 +68,14 @@ pub fn following(site: &Site, chain: &[Follow]) -> Option<Vec<Edit>> {
         let mut revert = header("Revert", "from");
         revert.push_str(&format!("-- Undoes {name} ({MARK}).{nl}"));
         revert.push_str(&revert_body(site, &undos, in_tx, nl));
-        edits.push(created(root.join("deploy").join(format!("{name}.sql")), deploy));
-        edits.push(created(root.join("revert").join(format!("{name}.sql")), revert));
+        edits.push(created(
+            root.join("deploy").join(format!("{name}.sql")),
+            deploy,
+        ));
+        edits.push(created(
+            root.join("revert").join(format!("{name}.sql")),
+            revert,
+        ));
         if root.join("verify").is_dir() {
             let mut verify = header("Verify", "on");
             let checks: String = (f.stmts.iter())
@@ -77,7 +83,10 @@ pub fn following(site: &Site, chain: &[Follow]) -> Option<Vec<Edit>> {
                 .map(|c| format!("{c};{nl}"))
                 .collect();
             verify.push_str(&format!("BEGIN;{nl}{checks}ROLLBACK;{nl}"));
-            edits.push(created(root.join("verify").join(format!("{name}.sql")), verify));
+            edits.push(created(
+                root.join("verify").join(format!("{name}.sql")),
+                verify,
+            ));
         }
         lines.push_str(&format!(
             "{name} [{prev}] {stamp} {planner} # Follows {change} ({MARK}){nl}"
@@ -123,7 +132,9 @@ fn revert_body(site: &Site, undos: &[Undo], in_tx: bool, nl: &str) -> String {
             Undo::Nothing(why) => body.push_str(&format!("-- Nothing to undo: {why}.{nl}")),
         }
     }
-    let tx = in_tx && undos.iter().all(|u| !u.no_tx()) && undos.iter().any(|u| matches!(u, Undo::Sql(_)));
+    let tx = in_tx
+        && undos.iter().all(|u| !u.no_tx())
+        && undos.iter().any(|u| matches!(u, Undo::Sql(_)));
     wrapped(&body, tx, nl)
 }
 
@@ -163,9 +174,6 @@ mod tests {
         let root = Path::new("/nonexistent");
         assert_eq!(fresh("idx_index_i_1", &[], root), "idx_index_i_1_step");
         assert_eq!(fresh("idx_index_v2", &[], root), "idx_index_v2");
-        assert_eq!(
-            fresh("idx_x", &["idx_x".into()], root),
-            "idx_x_b"
-        );
+        assert_eq!(fresh("idx_x", &["idx_x".into()], root), "idx_x_b");
     }
 }

@@ -1,8 +1,8 @@
 //! PostgreSQL fixes that stay in one statement: `CONCURRENTLY` for index
 //! builds and drops (MG001, MG002) with the tool's transaction opt-out, and
 //! the `lock_timeout` / `statement_timeout` preamble (MG030, MG031).
-use super::{next, opt_out};
 use super::{Site, eol, fix, indent_at, line_start};
+use super::{next, opt_out};
 use crate::catalog::{FixSafety, RuleId};
 use crate::finding::{Edit, Fix};
 use crate::sql::history::Tool;

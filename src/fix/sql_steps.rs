@@ -184,7 +184,12 @@ fn unique(site: &Site, table: &str, table_text: &str, c: &Constraint) -> Option<
         if alone && site.st.tx == Some(0) {
             let build_here = site.edit(site.st.span.start, site.st.span.end, build);
             let mut edits = next::alone_in_one_query(site, vec![build_here]);
-            edits.extend(following(site, &[attach], false, &format!("attach_{desc}"))?);
+            edits.extend(following(
+                site,
+                &[attach],
+                false,
+                &format!("attach_{desc}"),
+            )?);
             return Some(fix(
                 "build the unique index concurrently alone in its file, attach it USING INDEX in the next migration",
                 FixSafety::Safe,

@@ -22,9 +22,8 @@ static ALTER: LazyLock<Regex> = LazyLock::new(|| {
     ))
     .unwrap()
 });
-static VALIDATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(r"(?is)^VALIDATE\s+CONSTRAINT\s+{NAME}\s*$")).unwrap()
-});
+static VALIDATE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"(?is)^VALIDATE\s+CONSTRAINT\s+{NAME}\s*$")).unwrap());
 static SET_NOT_NULL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
         r"(?is)^ALTER\s+(?:COLUMN\s+)?{NAME}\s+SET\s+NOT\s+NULL\s*$"
@@ -73,9 +72,7 @@ pub fn undo(stmt: &str) -> Option<Undo> {
     let c = ALTER.captures(stmt)?;
     let (table, action) = (&c[1], &c[2]);
     if VALIDATE.is_match(action) {
-        return Some(Undo::Nothing(
-            "VALIDATE CONSTRAINT only checked the rows",
-        ));
+        return Some(Undo::Nothing("VALIDATE CONSTRAINT only checked the rows"));
     }
     if let Some(a) = SET_NOT_NULL.captures(action) {
         return Some(Undo::Sql(format!(
@@ -221,7 +218,11 @@ mod tests {
             ))
         );
         let drop = "ALTER TABLE orders DROP CONSTRAINT orders_c_not_null";
-        assert_eq!(undo(drop), None, "the CHECK it dropped is the caller's to say");
+        assert_eq!(
+            undo(drop),
+            None,
+            "the CHECK it dropped is the caller's to say"
+        );
         assert!(check(drop).unwrap().contains("(COUNT(*) = 0)"));
         assert_eq!(undo("DROP INDEX CONCURRENTLY IF EXISTS i"), None);
     }

@@ -211,7 +211,10 @@ fn next_run_removes_stale_copies_only() {
     write(&stale.join("migrations/V1__base.sql"), IDX);
     let live = dir.join(".platcheck-fix-scratch-live");
     write(&live.join(owner), &format!("{}\n", std::process::id()));
-    write(&dir.join(".platcheck-fix-scratch-foreign/notes.txt"), "mine\n");
+    write(
+        &dir.join(".platcheck-fix-scratch-foreign/notes.txt"),
+        "mine\n",
+    );
     write(&dir.join(".platcheck-fix-scratch-file"), "a file\n");
     for args in [&["fix", "--diff", "."][..], &["fix", "."][..]] {
         let (rc, out, err) = bin(dir, args);

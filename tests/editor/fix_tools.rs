@@ -60,10 +60,15 @@ fn golang_migrate_index_alone_keeps_its_file_and_drops_its_sets() {
         &[
             ("platcheck.yaml", PG),
             ("migrations/000001_base.up.sql", BASE_TABLES),
-            ("migrations/000001_base.down.sql", "DROP TABLE orders;\nDROP TABLE customers;\n"),
+            (
+                "migrations/000001_base.down.sql",
+                "DROP TABLE orders;\nDROP TABLE customers;\n",
+            ),
             (
                 "migrations/000002_idx.up.sql",
-                &format!("-- The history page.\n{TIMEOUTS}CREATE INDEX idx_c ON orders (customer_id);\n"),
+                &format!(
+                    "-- The history page.\n{TIMEOUTS}CREATE INDEX idx_c ON orders (customer_id);\n"
+                ),
             ),
             ("migrations/000002_idx.down.sql", "DROP INDEX idx_c;\n"),
         ],
@@ -76,7 +81,9 @@ fn golang_migrate_index_alone_keeps_its_file_and_drops_its_sets() {
         "no new version, the down stays paired: {d}"
     );
     assert!(
-        d.contains("+-- No SET statement_timeout (000002_idx.up.sql had `SET statement_timeout = '15min'`)"),
+        d.contains(
+            "+-- No SET statement_timeout (000002_idx.up.sql had `SET statement_timeout = '15min'`)"
+        ),
         "the dropped bound is named: {d}"
     );
     assert!(d.contains("x-statement-timeout"), "{d}");
@@ -94,7 +101,9 @@ fn golang_migrate_index_beside_work_gets_a_file_of_its_own() {
             ("migrations/000001_base.up.sql", BASE_TABLES),
             (
                 "migrations/000002_idx.up.sql",
-                &format!("{TIMEOUTS}ALTER TABLE customers ADD COLUMN note text;\nCREATE INDEX idx_c ON orders (customer_id);\n"),
+                &format!(
+                    "{TIMEOUTS}ALTER TABLE customers ADD COLUMN note text;\nCREATE INDEX idx_c ON orders (customer_id);\n"
+                ),
             ),
         ],
         "MG001",
@@ -104,13 +113,18 @@ fn golang_migrate_index_beside_work_gets_a_file_of_its_own() {
         d.contains("+++ b/migrations/000003_index_idx_c.up.sql\n@@ -0,0 +1,5 @@\n+-- Follows 000002_idx.up.sql (written by `platcheck fix`).\n+-- No SET statement_timeout (000002_idx.up.sql had `SET statement_timeout = '15min'`)"),
         "one statement, no SET (that would make it a transaction), and says so: {d}"
     );
-    assert!(d.contains(" ALTER TABLE customers ADD COLUMN note text;\n"), "{d}");
+    assert!(
+        d.contains(" ALTER TABLE customers ADD COLUMN note text;\n"),
+        "{d}"
+    );
     insta::assert_snapshot!(d);
 }
 
 /// The files a unified diff writes (its `+++ b/` lines).
 fn diff_files(diff: &str) -> Vec<&str> {
-    diff.lines().filter_map(|l| l.strip_prefix("+++ b/")).collect()
+    diff.lines()
+        .filter_map(|l| l.strip_prefix("+++ b/"))
+        .collect()
 }
 
 #[test]
@@ -212,7 +226,10 @@ fn sqitch_project(plan: &str, idx_body: &str) -> Vec<(&'static str, String)> {
             "revert/base.sql",
             "BEGIN;\nDROP TABLE orders;\nDROP TABLE customers;\nCOMMIT;\n".into(),
         ),
-        ("verify/base.sql", "SELECT id FROM orders WHERE false;\n".into()),
+        (
+            "verify/base.sql",
+            "SELECT id FROM orders WHERE false;\n".into(),
+        ),
         (
             "deploy/idx.sql",
             format!("-- Deploy shop:idx\nBEGIN;\n{TIMEOUTS}{idx_body}COMMIT;\n"),
@@ -221,7 +238,10 @@ fn sqitch_project(plan: &str, idx_body: &str) -> Vec<(&'static str, String)> {
             "revert/idx.sql",
             "BEGIN;\nALTER TABLE customers DROP COLUMN IF EXISTS note;\nCOMMIT;\n".into(),
         ),
-        ("verify/idx.sql", "SELECT id FROM customers WHERE false;\n".into()),
+        (
+            "verify/idx.sql",
+            "SELECT id FROM customers WHERE false;\n".into(),
+        ),
     ]
 }
 
@@ -278,8 +298,7 @@ fn sqitch_set_not_null_plans_two_changes() {
 /// the ids of the deployed ones, so the work moves after idx's own COMMIT.
 #[test]
 fn sqitch_change_not_last_keeps_work_after_its_commit() {
-    let plan =
-        format!("{SQITCH_PLAN}later [idx] 2026-01-03T00:00:00Z A <a@example.com> # later\n");
+    let plan = format!("{SQITCH_PLAN}later [idx] 2026-01-03T00:00:00Z A <a@example.com> # later\n");
     let mut files = sqitch_project(&plan, BUSY);
     files.push(("deploy/later.sql", "SELECT 1;\n".into()));
     files.push(("revert/later.sql", "SELECT 1;\n".into()));
