@@ -53,7 +53,11 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
         let mut changes = plan.changes;
         if !changes.is_empty() {
             match scratch::changes(&args.paths, cwd, &ov, &outcome.root, flags.unsafe_fixes)
-                .map_err(CliError)?
+                .map_err(|e| {
+                    // An error a signal caused: the signal thread exits.
+                    crate::sql::verify::signals::settle_if_interrupted();
+                    CliError(e)
+                })?
             {
                 Some((all, busy)) => {
                     changes = all;
@@ -85,8 +89,11 @@ pub fn run(g: &Global, args: &CheckArgs, cwd: &Path) -> Result<Output, CliError>
     }
     let mut applied = 0;
     let mut written: BTreeMap<PathBuf, ()> = BTreeMap::new();
-    for _ in 0..PASSES {
+    for pass in 0..PASSES {
         let outcome = engine::run(&args.paths, cwd, &ov)?;
+        if pass == 0 {
+            scratch::remove_stale(&cwd.join(&outcome.root));
+        }
         let plan = plan_for(&outcome, flags.unsafe_fixes);
         if plan.changes.is_empty() {
             break;

@@ -1,7 +1,7 @@
 //! diesel: a migration is a directory `<version>_<name>/` holding `up.sql`
 //! (and `down.sql`); `run_in_transaction = false` in its `metadata.toml`
 //! runs it outside the transaction diesel gives each migration.
-use super::next::{created, next_free, sibling_texts, slot};
+use super::versions::{created, next_free, sibling_texts, slot};
 use super::{Site, eol};
 use crate::finding::Edit;
 use std::path::Path;
@@ -74,7 +74,7 @@ pub fn following(
     let new_dir = root.join(format!("{next}_{desc}"));
     let body = format!(
         "-- Follows {name} (written by `platcheck fix`).{nl}{}{statements}",
-        super::next::preamble(site)
+        super::timeouts::preamble(site)
     );
     let mut edits = vec![created(new_dir.join("up.sql"), body)];
     if no_tx {

@@ -10,10 +10,16 @@ mod contracts;
 mod diesel;
 mod mysql;
 mod next;
+mod opt_out;
 mod place;
+mod popx;
 pub mod proof;
+mod sqitch;
 mod sql;
 mod sql_steps;
+mod timeouts;
+mod undo;
+mod versions;
 
 use crate::catalog::{FixSafety, RuleId};
 use crate::emit::Report;
@@ -66,7 +72,7 @@ fn with_stmt(ctx: &RuleCtx, r: &Report, f: StmtFix) -> Option<Fix> {
     // A popx file without a dialect in its name runs on every database the
     // project supports (SQLite, MySQL, CockroachDB): a PostgreSQL rewrite
     // there breaks the others, so a person writes a `.postgres.` file.
-    if fa.tool == Some(crate::sql::history::Tool::Popx) && !next::popx_has_dialect(&src.path) {
+    if fa.tool == Some(crate::sql::history::Tool::Popx) && !popx::popx_has_dialect(&src.path) {
         return None;
     }
     let site = Site {

@@ -1,70 +1,24 @@
 //! Where a fix puts work that must not share the flagged migration: the
-//! tool's own transaction opt-out for the file (a goose, dbmate or
-//! sql-migrate directive, a Flyway sidecar `.conf`, diesel's
-//! `metadata.toml`, Liquibase's `runInTransaction:false`), and the
 //! migration that follows it (the next free version with the tool's
-//! markers, a popx `.autocommit` file, a diesel directory, a Liquibase
-//! changeset, or the lines after a script's own COMMIT).
+//! markers, a popx `.autocommit` file, a diesel directory, a sqitch change,
+//! a Liquibase changeset, or the lines after a script's own COMMIT). The
+//! tool's transaction opt-out for the file itself is `opt_out`.
+use super::popx::popx_name;
+use super::timeouts::{preamble, unbounded_note};
+use super::versions::{created, next_free, sibling_texts, slot};
 use super::{Site, diesel, eol, line_start, place};
 use crate::catalog::FixSafety;
 use crate::finding::Edit;
+use crate::sql::analysis::Stmt;
 use crate::sql::history::Tool;
 use crate::sql::ops::Op;
 use regex::Regex;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::LazyLock;
 
 static FLYWAY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^V(\d+(?:[._]\d+)*)__(.+)\.sql$").unwrap());
 static NUMBERED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\d+)_(.+)\.sql$").unwrap());
-
-/// The edits that make the tool run the flagged file outside its transaction.
-pub fn opt_out(site: &Site) -> Option<Vec<Edit>> {
-    let nl = eol(site.text);
-    match site.fa.tool? {
-        Tool::Flyway => Some(vec![sidecar(site)]),
-        Tool::Goose => Some(vec![
-            site.insert(0, format!("-- +goose NO TRANSACTION{nl}")),
-        ]),
-        Tool::Dbmate => directive_suffix(
-            site,
-            r"(?im)^--[ \t]*migrate:up\b[^\r\n]*",
-            " transaction:false",
-        ),
-        Tool::SqlMigrate => directive_suffix(
-            site,
-            r"(?im)^--[ \t]*\+migrate[ \t]+up\b[^\r\n]*",
-            " notransaction",
-        ),
-        Tool::Diesel => diesel::opt_out(site),
-        Tool::Liquibase => place::liquibase_opt_out(site),
-        // golang-migrate and popx opt out by file (one statement, an
-        // `.autocommit` name): the work moves to a migration of its own.
-        // Alembic, Django and Rails opt out in their Python or Ruby code,
-        // which platcheck does not read: no fix writes it.
-        _ => None,
-    }
-}
-
-fn sidecar(site: &Site) -> Edit {
-    let mut path = site.path.as_os_str().to_owned();
-    path.push(".conf");
-    Edit {
-        path: PathBuf::from(path),
-        start: 0,
-        end: 0,
-        text: format!("executeInTransaction=false{}", eol(site.text)),
-        create: true,
-    }
-}
-
-fn directive_suffix(site: &Site, pattern: &str, suffix: &str) -> Option<Vec<Edit>> {
-    let m = Regex::new(pattern).ok()?.find(site.text)?;
-    if m.end() > site.st.span.start {
-        return None;
-    }
-    Some(vec![site.insert(m.end(), suffix)])
-}
 
 /// A fix that moves the flagged statement into the following migration.
 pub struct Moved {
@@ -98,9 +52,14 @@ pub fn move_to_following(site: &Site, stmts: &[String], no_tx: bool) -> Option<M
 /// The flagged statement's lines, from the start of its first line to the
 /// end of the line holding its terminator (its comments stay).
 pub fn removal(site: &Site) -> Edit {
+    removal_of(site, site.st)
+}
+
+/// As `removal`, for any statement of the flagged script.
+fn removal_of(site: &Site, st: &Stmt) -> Edit {
     let text = site.text;
-    let start = line_start(text, site.st.span.start);
-    let mut end = site.st.span.end;
+    let start = line_start(text, st.span.start);
+    let mut end = st.span.end;
     let rest = &text[end..];
     let ws = rest.len() - rest.trim_start_matches([' ', '\t']).len();
     if rest[ws..].starts_with(';') {
@@ -112,6 +71,23 @@ pub fn removal(site: &Site) -> Edit {
         end += line_end;
     }
     site.edit(start, end, "")
+}
+
+/// golang-migrate sends a file as one query, and a `SET` beside a
+/// statement that refuses a transaction makes that query one: the script's
+/// `SET`s go (with a note saying where the bound goes instead) and
+/// `in_place` rewrites the statement, which keeps its file, its version and
+/// its down. Moving it out instead would leave a file of `SET`s only, a
+/// version that does nothing.
+pub fn alone_in_one_query(site: &Site, in_place: Vec<Edit>) -> Vec<Edit> {
+    let mut edits: Vec<Edit> = (site.fa.stmts.iter())
+        .filter(|s| s.index != site.st.index && super::sql::is_session(s))
+        .map(|s| removal_of(site, s))
+        .collect();
+    let at = line_start(site.text, site.st.span.start);
+    edits.push(site.insert(at, unbounded_note(site)));
+    edits.extend(in_place);
+    edits
 }
 
 fn describe(site: &Site) -> String {
@@ -138,7 +114,40 @@ fn describe(site: &Site) -> String {
 /// rules ask for). `None` when the tool has no version between this one and
 /// the next, or platcheck does not know how to write one for it.
 pub fn following(site: &Site, stmts: &[String], no_tx: bool, desc: &str) -> Option<Vec<Edit>> {
-    following_at(site, stmts, no_tx, desc, 0)
+    following_chain(
+        site,
+        &[Follow {
+            stmts,
+            no_tx,
+            desc: desc.to_string(),
+            undo: None,
+        }],
+    )
+}
+
+/// One migration of the chain a fix writes after the flagged one.
+pub struct Follow<'a> {
+    pub stmts: &'a [String],
+    pub no_tx: bool,
+    pub desc: String,
+    /// What undoes `stmts`, where their shape does not say (a sqitch
+    /// change gets a revert script: `undo`).
+    pub undo: Option<Vec<String>>,
+}
+
+/// The migrations of `chain`, each right after the one before: sqitch
+/// changes planned one after the other, else the next free versions.
+pub fn following_chain(site: &Site, chain: &[Follow]) -> Option<Vec<Edit>> {
+    if site.fa.tool == Some(Tool::Sqitch)
+        && let Some(edits) = super::sqitch::following(site, chain)
+    {
+        return Some(edits);
+    }
+    let mut edits = Vec::new();
+    for (skip, f) in chain.iter().enumerate() {
+        edits.extend(following_at(site, f.stmts, f.no_tx, &f.desc, skip)?);
+    }
+    Some(edits)
 }
 
 /// As `following`, `skip` free versions further on (a fix writing two
@@ -255,166 +264,4 @@ pub fn following_at(
         ));
     }
     Some(edits)
-}
-
-/// What holds a version the follow-up could take.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Slot {
-    Free,
-    /// A follow-up `platcheck fix` wrote for this same migration (an
-    /// earlier pass): the next one goes after it.
-    Ours,
-    /// Another migration: what follows must not jump over it.
-    Theirs,
-}
-
-/// Whose the migrations `texts` (one version's files) are.
-pub(crate) fn slot(texts: &[String], flagged: &str) -> Slot {
-    if texts.is_empty() {
-        Slot::Free
-    } else if texts.iter().all(|t| t.contains(MARK))
-        && texts
-            .iter()
-            .any(|t| t.contains(&format!("-- Follows {flagged} ")))
-    {
-        Slot::Ours
-    } else {
-        Slot::Theirs
-    }
-}
-
-const MARK: &str = "written by `platcheck fix`";
-
-/// The `skip`-th free version after the flagged one, walking `at(1)`,
-/// `at(2)`, … past follow-ups of ours; `None` at another migration.
-pub(crate) fn next_free(
-    skip: usize,
-    at: impl Fn(u128) -> Option<(Slot, String)>,
-) -> Option<String> {
-    let mut free = 0;
-    for k in 1..=32 {
-        let (slot, version) = at(k)?;
-        match slot {
-            Slot::Theirs => return None,
-            Slot::Ours => {}
-            Slot::Free if free == skip => return Some(version),
-            Slot::Free => free += 1,
-        }
-    }
-    None
-}
-
-/// The texts of the files in `dir` whose names `pick` takes: as the run
-/// read them, else from the disk.
-pub(crate) fn sibling_texts(site: &Site, dir: &Path, pick: impl Fn(&str) -> bool) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter(|e| e.file_name().to_str().is_some_and(&pick))
-        .map(|e| {
-            let path = e.path();
-            let read = site.ctx.ws.files.iter().find(|f| f.path == path);
-            match read {
-                Some(f) => f.text.to_string(),
-                None if path.is_dir() => {
-                    std::fs::read_to_string(path.join("up.sql")).unwrap_or_default()
-                }
-                None => std::fs::read_to_string(&path).unwrap_or_default(),
-            }
-        })
-        .collect()
-}
-
-const POPX_DIALECTS: &[&str] = &["postgres", "cockroach", "mysql", "sqlite3", "sqlite"];
-
-/// A popx file name with a dialect (`….postgres.up.sql`).
-pub(crate) fn popx_has_dialect(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.split('.').skip(1).any(|p| POPX_DIALECTS.contains(&p)))
-}
-
-/// popx: `<version>_<name>[.<dialect>][.autocommit].up.sql`, the dialect
-/// of the flagged file kept; `.autocommit` runs it outside a transaction.
-fn popx_name(name: &str, next: &str, desc: &str, no_tx: bool) -> Option<String> {
-    let stem = name.strip_suffix(".up.sql")?;
-    let dialect = stem
-        .rsplit('.')
-        .find(|p| {
-            matches!(
-                *p,
-                "postgres" | "cockroach" | "mysql" | "sqlite3" | "sqlite"
-            )
-        })
-        .filter(|_| stem.contains('.'));
-    let mut out = format!("{next}_{desc}");
-    if let Some(d) = dialect {
-        out.push('.');
-        out.push_str(d);
-    }
-    if no_tx {
-        out.push_str(".autocommit");
-    }
-    out.push_str(".up.sql");
-    Some(out)
-}
-
-pub(crate) fn created(path: PathBuf, text: String) -> Edit {
-    Edit {
-        path,
-        start: 0,
-        end: 0,
-        text,
-        create: true,
-    }
-}
-
-/// The script's timeouts for a migration written after it.
-pub(crate) fn preamble(site: &Site) -> String {
-    let nl = eol(site.text);
-    [("lock_timeout", "'2s'"), ("statement_timeout", "'15min'")]
-        .iter()
-        .map(|(setting, default)| format!("{}{nl}", session_setting(site, setting, default)))
-        .collect()
-}
-
-/// Why a one-query golang-migrate follow-up has no `SET statement_timeout`
-/// and where its bound goes instead: the fix must not drop the flagged
-/// script's timeout without saying so (MG031 reports the file as well).
-fn unbounded_note(site: &Site) -> String {
-    let nl = eol(site.text);
-    let flagged = site.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let had = site
-        .fa
-        .stmts
-        .iter()
-        .find(|s| is_set(s, "statement_timeout"))
-        .map(|s| {
-            format!(
-                " ({flagged} had `{}`)",
-                &site.text[s.span.start..s.span.end]
-            )
-        })
-        .unwrap_or_default();
-    format!(
-        "-- No SET statement_timeout{had}: golang-migrate sends this file as one query,{nl}\
-         -- and a SET would make it a transaction, which this statement refuses.{nl}\
-         -- Bound it with x-statement-timeout=<milliseconds> in the database URL.{nl}"
-    )
-}
-
-fn is_set(s: &crate::sql::analysis::Stmt, setting: &str) -> bool {
-    matches!(&s.op, Some(Op::Set { name, .. }) if name.eq_ignore_ascii_case(setting))
-}
-
-/// The script's own `SET <setting>` statement, else one with `default`.
-fn session_setting(site: &Site, setting: &str, default: &str) -> String {
-    site.fa
-        .stmts
-        .iter()
-        .find(|s| is_set(s, setting))
-        .map(|s| format!("{};", &site.text[s.span.start..s.span.end]))
-        .unwrap_or_else(|| format!("SET {setting} = {default};"))
 }

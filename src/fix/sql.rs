@@ -1,8 +1,8 @@
 //! PostgreSQL fixes that stay in one statement: `CONCURRENTLY` for index
 //! builds and drops (MG001, MG002) with the tool's transaction opt-out, and
 //! the `lock_timeout` / `statement_timeout` preamble (MG030, MG031).
-use super::next;
 use super::{Site, eol, fix, indent_at, line_start};
+use super::{next, opt_out};
 use crate::catalog::{FixSafety, RuleId};
 use crate::finding::{Edit, Fix};
 use crate::sql::history::Tool;
@@ -105,15 +105,23 @@ fn outside_tx(site: &Site, in_place: Edit, rewritten: String, title: &str) -> Op
         return Some(fix(title, FixSafety::Safe, vec![in_place]));
     }
     if alone && site.st.tx == Some(0) {
-        // A tool that opts out by file (golang-migrate, popx) gets the
-        // statement in a migration of its own instead.
-        if let Some(opt_out) = next::opt_out(site) {
+        // popx opts out by file name: the statement gets a migration of
+        // its own (an `.autocommit` one) instead; golang-migrate by the
+        // file holding one statement.
+        if let Some(opt_out) = opt_out::opt_out(site) {
             let mut edits = vec![in_place];
             edits.extend(opt_out);
             return Some(fix(
                 format!("{title}, outside the {} transaction", tool_name(site)),
                 FixSafety::Safe,
                 edits,
+            ));
+        }
+        if site.fa.tool == Some(Tool::GolangMigrate) {
+            return Some(fix(
+                format!("{title}, alone in its golang-migrate file"),
+                FixSafety::Safe,
+                next::alone_in_one_query(site, vec![in_place]),
             ));
         }
     }
@@ -173,7 +181,7 @@ fn preamble(
     // Flyway runs a script outside a transaction only when every statement
     // needs it; a SET would pull it back in, so the script says so itself.
     if site.fa.tool == Some(Tool::Flyway) && site.fa.stmts.iter().all(|s| s.tx.is_none()) {
-        edits.extend(next::opt_out(site)?);
+        edits.extend(opt_out::opt_out(site)?);
     }
     Some(fix(
         format!("set {what} before the first statement that needs it"),

@@ -3,7 +3,8 @@
 //! migration (MG015); SET NOT NULL through a NOT VALID CHECK, validated,
 //! then SET NOT NULL and the CHECK dropped (MG013); ADD UNIQUE as a unique
 //! index built concurrently and attached with USING INDEX (MG017).
-use super::next::{self, following};
+use super::next::{self, Follow, following};
+use super::opt_out;
 use super::{Site, eol, fix, ident};
 use crate::catalog::{FixSafety, RuleId};
 use crate::finding::Fix;
@@ -103,14 +104,24 @@ fn set_not_null(site: &Site, table: &str, table_text: &str, col: &str) -> Option
     ];
     let drop = [format!("ALTER TABLE {table_text} DROP CONSTRAINT {check}")];
     let desc = plain(&format!("{table}_{col}"));
-    let mut edits = vec![site.edit(site.st.span.start, site.st.span.end, add)];
-    edits.extend(following(site, &steps, false, &format!("{desc}_not_null"))?);
-    edits.extend(next::following_at(
+    let mut edits = vec![site.edit(site.st.span.start, site.st.span.end, add.clone())];
+    edits.extend(next::following_chain(
         site,
-        &drop,
-        false,
-        &format!("{desc}_drop_check"),
-        1,
+        &[
+            Follow {
+                stmts: &steps,
+                no_tx: false,
+                desc: format!("{desc}_not_null"),
+                undo: None,
+            },
+            Follow {
+                stmts: &drop,
+                no_tx: false,
+                desc: format!("{desc}_drop_check"),
+                // The CHECK it drops, back as the flagged migration adds it.
+                undo: Some(vec![add]),
+            },
+        ],
     )?);
     let later_work = site
         .fa
@@ -148,7 +159,7 @@ fn unique(site: &Site, table: &str, table_text: &str, c: &Constraint) -> Option<
         .iter()
         .all(|s| s.index == site.st.index || super::sql::is_session(s));
     let opt_out = (alone && site.st.tx == Some(0))
-        .then(|| next::opt_out(site))
+        .then(|| opt_out::opt_out(site))
         .flatten();
     if let Some(opt_out) = opt_out {
         let nl = eol(site.text);
@@ -168,6 +179,23 @@ fn unique(site: &Site, table: &str, table_text: &str, c: &Constraint) -> Option<
     // build gets a migration of its own, the attach the one after it.
     if site.fa.tool == Some(Tool::GolangMigrate) {
         let desc = plain(&name);
+        // Alone in its file: the build keeps the file (its SETs go), the
+        // attach follows; no version is left holding SETs only.
+        if alone && site.st.tx == Some(0) {
+            let build_here = site.edit(site.st.span.start, site.st.span.end, build);
+            let mut edits = next::alone_in_one_query(site, vec![build_here]);
+            edits.extend(following(
+                site,
+                &[attach],
+                false,
+                &format!("attach_{desc}"),
+            )?);
+            return Some(fix(
+                "build the unique index concurrently alone in its file, attach it USING INDEX in the next migration",
+                FixSafety::Safe,
+                edits,
+            ));
+        }
         let mut edits = following(site, &[build], true, &format!("index_{desc}"))?;
         edits.extend(next::following_at(
             site,

@@ -117,3 +117,117 @@ fn a_link_out_of_the_repository_is_read_by_neither() {
         IDX
     );
 }
+
+/// The names in `dir` with the scratch prefix.
+fn scratch_names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".platcheck-fix-scratch-"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// `fix --diff` killed with `sig` while its scratch copy exists removes
+/// the copy and exits 128 + the signal. The copy is waited for by looking
+/// (no clock): a run that ends before it is seen is retried on a larger
+/// repository.
+#[cfg(unix)]
+fn killed_diff_leaves_no_copy(sig: i32) {
+    for size in [200usize, 800, 3200, 12800] {
+        let repo = repo();
+        let dir = repo.path();
+        for i in 0..size {
+            write(
+                &dir.join(format!("migrations/V{}__idx.sql", i + 2)),
+                &format!("CREATE INDEX idx_{i} ON orders (customer_id);\n"),
+            );
+        }
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_platcheck"))
+            .args(["fix", "--diff", "."])
+            .current_dir(dir)
+            .env("NO_COLOR", "1")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let seen = loop {
+            if !scratch_names(dir).is_empty() {
+                break true;
+            }
+            if child.try_wait().unwrap().is_some() {
+                break false;
+            }
+            std::thread::yield_now();
+        };
+        if !seen {
+            continue;
+        }
+        // SAFETY: signals the child this test spawned.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, sig) }, 0);
+        let out = child.wait_with_output().unwrap();
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(
+            (out.status.code(), out.status.signal()),
+            (Some(128 + sig), None),
+            "the signal thread cleans up and exits: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(scratch_names(dir), Vec::<String>::new(), "copy left behind");
+        return;
+    }
+    panic!("fix --diff never made its scratch copy while running");
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_during_diff_removes_the_scratch_copy() {
+    killed_diff_leaves_no_copy(libc::SIGTERM);
+}
+
+#[cfg(unix)]
+#[test]
+fn sigint_during_diff_removes_the_scratch_copy() {
+    killed_diff_leaves_no_copy(libc::SIGINT);
+}
+
+/// A copy an earlier run left (SIGKILL) is removed by the next run: only a
+/// directory holding platcheck's owner file whose process is gone. A
+/// directory with the prefix but no owner file, one whose owner is alive,
+/// and a file with the prefix stay.
+#[cfg(unix)]
+#[test]
+fn next_run_removes_stale_copies_only() {
+    let repo = repo();
+    let dir = repo.path();
+    write(&dir.join("migrations/V2__idx.sql"), IDX);
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let dead = gone.id();
+    gone.wait().unwrap();
+    let owner = ".platcheck-fix-scratch-owner";
+    let stale = dir.join(".platcheck-fix-scratch-old1");
+    write(&stale.join(owner), &format!("{dead}\n"));
+    write(&stale.join("migrations/V1__base.sql"), IDX);
+    let live = dir.join(".platcheck-fix-scratch-live");
+    write(&live.join(owner), &format!("{}\n", std::process::id()));
+    write(
+        &dir.join(".platcheck-fix-scratch-foreign/notes.txt"),
+        "mine\n",
+    );
+    write(&dir.join(".platcheck-fix-scratch-file"), "a file\n");
+    for args in [&["fix", "--diff", "."][..], &["fix", "."][..]] {
+        let (rc, out, err) = bin(dir, args);
+        assert!(rc == 0 || rc == 1, "{out}{err}");
+        assert_eq!(
+            scratch_names(dir),
+            [
+                ".platcheck-fix-scratch-file",
+                ".platcheck-fix-scratch-foreign",
+                ".platcheck-fix-scratch-live"
+            ],
+            "{args:?}"
+        );
+        write(&stale.join(owner), &format!("{dead}\n"));
+    }
+}

@@ -1,7 +1,7 @@
 //! The transaction opt-out or follow-up migration of every tool whose
 //! syntax platcheck reads: golang-migrate and popx (a file of its own, popx's
 //! `.autocommit` name), diesel (`metadata.toml`, a next directory), sqitch
-//! (after the script's own COMMIT), Liquibase (`runInTransaction:false`, a
+//! (changes of their own in sqitch.plan, else after the script's own COMMIT), Liquibase (`runInTransaction:false`, a
 //! changeset of its own). Alembic, Django and Rails opt out in Python or
 //! Ruby, which platcheck does not read: no fix is offered there.
 use super::{PG, bin, findings, fixed};
@@ -50,15 +50,60 @@ fn fixed_by_rule(files: &[(&str, &str)], rule: &str, may_move: &[&str]) -> Strin
     diff
 }
 
+/// golang-migrate sends a file as one query: the index alone in its file
+/// keeps the file (and so its version and its down), and the file's SETs
+/// go, which would make the query a transaction. Moving the index out
+/// instead left a version holding SETs only, a migration doing nothing.
 #[test]
-fn golang_migrate_index_gets_a_file_of_its_own() {
+fn golang_migrate_index_alone_keeps_its_file_and_drops_its_sets() {
+    let d = fixed_by_rule(
+        &[
+            ("platcheck.yaml", PG),
+            ("migrations/000001_base.up.sql", BASE_TABLES),
+            (
+                "migrations/000001_base.down.sql",
+                "DROP TABLE orders;\nDROP TABLE customers;\n",
+            ),
+            (
+                "migrations/000002_idx.up.sql",
+                &format!(
+                    "-- The history page.\n{TIMEOUTS}CREATE INDEX idx_c ON orders (customer_id);\n"
+                ),
+            ),
+            ("migrations/000002_idx.down.sql", "DROP INDEX idx_c;\n"),
+        ],
+        "MG001",
+        &["MG031"],
+    );
+    assert_eq!(
+        diff_files(&d),
+        ["migrations/000002_idx.up.sql"],
+        "no new version, the down stays paired: {d}"
+    );
+    assert!(
+        d.contains(
+            "+-- No SET statement_timeout (000002_idx.up.sql had `SET statement_timeout = '15min'`)"
+        ),
+        "the dropped bound is named: {d}"
+    );
+    assert!(d.contains("x-statement-timeout"), "{d}");
+    assert!(d.contains(" -- The history page.\n"), "comments stay: {d}");
+    insta::assert_snapshot!(d);
+}
+
+/// The index beside other work moves to the next version; the flagged file
+/// keeps that work, so no version is left without any.
+#[test]
+fn golang_migrate_index_beside_work_gets_a_file_of_its_own() {
     let d = fixed_by_rule(
         &[
             ("platcheck.yaml", PG),
             ("migrations/000001_base.up.sql", BASE_TABLES),
             (
                 "migrations/000002_idx.up.sql",
-                &format!("{TIMEOUTS}CREATE INDEX idx_c ON orders (customer_id);\n"),
+                &format!(
+                    "{TIMEOUTS}ALTER TABLE customers ADD COLUMN note text;\nCREATE INDEX idx_c ON orders (customer_id);\n"
+                ),
             ),
         ],
         "MG001",
@@ -68,8 +113,18 @@ fn golang_migrate_index_gets_a_file_of_its_own() {
         d.contains("+++ b/migrations/000003_index_idx_c.up.sql\n@@ -0,0 +1,5 @@\n+-- Follows 000002_idx.up.sql (written by `platcheck fix`).\n+-- No SET statement_timeout (000002_idx.up.sql had `SET statement_timeout = '15min'`)"),
         "one statement, no SET (that would make it a transaction), and says so: {d}"
     );
-    assert!(d.contains("x-statement-timeout"), "{d}");
+    assert!(
+        d.contains(" ALTER TABLE customers ADD COLUMN note text;\n"),
+        "{d}"
+    );
     insta::assert_snapshot!(d);
+}
+
+/// The files a unified diff writes (its `+++ b/` lines).
+fn diff_files(diff: &str) -> Vec<&str> {
+    diff.lines()
+        .filter_map(|l| l.strip_prefix("+++ b/"))
+        .collect()
 }
 
 #[test]
@@ -158,26 +213,97 @@ fn diesel_busy_migration_gets_next_directories() {
     insta::assert_snapshot!(d);
 }
 
-const SQITCH_PLAN: &str = "%syntax-version=1.0.0\n%project=shop\n\nbase 2026-01-01T00:00:00Z A <a@example.com> # base\nidx 2026-01-02T00:00:00Z A <a@example.com> # idx\n";
+const SQITCH_PLAN: &str = "%syntax-version=1.0.0\n%project=shop\n\nbase 2026-01-01T00:00:00Z A <a@example.com> # base\nidx [base] 2026-01-02T00:00:00Z Ann Lee <ann@example.com> # idx\n";
 
+/// A sqitch project: the plan, base and idx with their revert and verify
+/// scripts, idx's deploy script holding `idx_body` in BEGIN/COMMIT.
+fn sqitch_project(plan: &str, idx_body: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("platcheck.yaml", PG.to_string()),
+        ("sqitch.plan", plan.to_string()),
+        ("deploy/base.sql", format!("BEGIN;\n{BASE_TABLES}COMMIT;\n")),
+        (
+            "revert/base.sql",
+            "BEGIN;\nDROP TABLE orders;\nDROP TABLE customers;\nCOMMIT;\n".into(),
+        ),
+        (
+            "verify/base.sql",
+            "SELECT id FROM orders WHERE false;\n".into(),
+        ),
+        (
+            "deploy/idx.sql",
+            format!("-- Deploy shop:idx\nBEGIN;\n{TIMEOUTS}{idx_body}COMMIT;\n"),
+        ),
+        (
+            "revert/idx.sql",
+            "BEGIN;\nALTER TABLE customers DROP COLUMN IF EXISTS note;\nCOMMIT;\n".into(),
+        ),
+        (
+            "verify/idx.sql",
+            "SELECT id FROM customers WHERE false;\n".into(),
+        ),
+    ]
+}
+
+fn borrowed<'a>(files: &'a [(&'a str, String)]) -> Vec<(&'a str, &'a str)> {
+    files.iter().map(|(p, t)| (*p, t.as_str())).collect()
+}
+
+/// Work that must leave the transaction becomes sqitch changes of its own:
+/// planned after idx (each requiring the one before, by idx's planner,
+/// dated `today`), with deploy, revert and verify scripts. Every verify
+/// script is a PC012 notice (checks, not history): the new ones too.
 #[test]
-fn sqitch_work_moves_after_the_scripts_commit() {
-    let d = fixed(
-        &[
-            ("platcheck.yaml", PG),
-            ("sqitch.plan", SQITCH_PLAN),
-            (
-                "deploy/base.sql",
-                &format!("BEGIN;\n{BASE_TABLES}COMMIT;\n"),
-            ),
-            (
-                "deploy/idx.sql",
-                &format!("-- Deploy shop:idx\nBEGIN;\n{TIMEOUTS}{BUSY}COMMIT;\n"),
-            ),
-        ],
-        "MG001",
-        &["--unsafe-fixes"],
+fn sqitch_work_becomes_changes_of_its_own() {
+    let files = sqitch_project(SQITCH_PLAN, BUSY);
+    let d = fixed_by_rule(&borrowed(&files), "MG001", &["PC012"]);
+    for path in [
+        "+++ b/deploy/idx_index_idx_c.sql",
+        "+++ b/revert/idx_index_idx_c.sql",
+        "+++ b/verify/idx_index_idx_c.sql",
+        "+++ b/deploy/idx_validate_orders_customer_id_fkey.sql",
+        "+++ b/revert/idx_alter_orders.sql",
+    ] {
+        assert!(d.contains(path), "{path}: {d}");
+    }
+    assert!(
+        d.contains("+idx_index_idx_c [idx] 2026-11-30T00:00:00Z Ann Lee <ann@example.com> # Follows idx (written by `platcheck fix`)\n"),
+        "{d}"
     );
+    assert!(
+        d.contains("+DROP INDEX CONCURRENTLY IF EXISTS idx_c;"),
+        "the revert undoes the index: {d}"
+    );
+    insta::assert_snapshot!(d);
+}
+
+/// SET NOT NULL: the CHECK added NOT VALID in idx, then two changes (the
+/// validate and SET NOT NULL, then the CHECK's drop, whose revert adds the
+/// CHECK back as idx adds it).
+#[test]
+fn sqitch_set_not_null_plans_two_changes() {
+    let files = sqitch_project(
+        SQITCH_PLAN,
+        "ALTER TABLE orders ALTER COLUMN customer_id SET NOT NULL;\n",
+    );
+    let d = fixed_by_rule(&borrowed(&files), "MG013", &["PC012"]);
+    assert!(
+        d.contains("+idx_orders_customer_id_not_null [idx] 2026-11-30T00:00:00Z Ann Lee <ann@example.com> # Follows idx (written by `platcheck fix`)\n+idx_orders_customer_id_drop_check [idx_orders_customer_id_not_null] 2026-11-30T00:00:00Z"),
+        "{d}"
+    );
+    insta::assert_snapshot!(d);
+}
+
+/// Another change planned after idx: a change between them would change
+/// the ids of the deployed ones, so the work moves after idx's own COMMIT.
+#[test]
+fn sqitch_change_not_last_keeps_work_after_its_commit() {
+    let plan = format!("{SQITCH_PLAN}later [idx] 2026-01-03T00:00:00Z A <a@example.com> # later\n");
+    let mut files = sqitch_project(&plan, BUSY);
+    files.push(("deploy/later.sql", "SELECT 1;\n".into()));
+    files.push(("revert/later.sql", "SELECT 1;\n".into()));
+    let d = fixed(&borrowed(&files), "MG001", &["--unsafe-fixes"]);
+    assert!(!d.contains("sqitch.plan"), "{d}");
     insta::assert_snapshot!(d);
 }
 

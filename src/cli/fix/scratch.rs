@@ -11,6 +11,7 @@ use super::{PASSES, plan_for, write};
 use crate::engine;
 use crate::fix::apply::Change;
 use crate::settings::Overrides;
+use crate::sql::verify::signals;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -33,11 +34,33 @@ pub fn changes(
         return Ok(None);
     }
     let root = crate::source::normalize(&abs(root, cwd));
-    let tmp = tempfile::Builder::new()
-        .prefix(crate::discover::SCRATCH_PREFIX)
-        .tempdir_in(&root)
+    remove_stale(&root);
+    // The handler is installed and the path known before the directory
+    // exists: a signal at any point after removes it (the signal thread
+    // runs the cleanup and exits), and so does the drop of `_cleanup` on a
+    // normal end or an error.
+    let copy = &root.join(format!(
+        "{}{}-{}",
+        crate::discover::SCRATCH_PREFIX,
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    let doomed = copy.clone();
+    let _cleanup = signals::register(move || {
+        let _ = std::fs::remove_dir_all(&doomed);
+        if signals::interrupted() {
+            // The main thread stops at its next file operation once the
+            // signal is seen; what the one in flight made goes too.
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            let _ = std::fs::remove_dir_all(&doomed);
+        }
+    });
+    std::fs::create_dir(copy)
         .map_err(|e| format!("--diff: no scratch directory in {}: {e}", root.display()))?;
-    let copy = tmp.path();
+    std::fs::write(copy.join(OWNER), format!("{}\n", std::process::id()))
+        .map_err(|e| format!("--diff: cannot mark the scratch directory: {e}"))?;
     let moved = |p: &Path| -> Option<PathBuf> {
         let p = crate::source::normalize(&abs(p, cwd));
         Some(copy.join(p.strip_prefix(&root).ok()?))
@@ -64,6 +87,7 @@ pub fn changes(
             break;
         }
         for (path, change) in &plan.changes {
+            stop_if_interrupted()?;
             // A refusal (a link) names the repository's path, not the copy's.
             write::apply(path, change)
                 .map_err(|e| e.replace(&copy.display().to_string(), &root.display().to_string()))?;
@@ -93,6 +117,59 @@ pub fn changes(
     Ok(Some((out, busy)))
 }
 
+/// The file in a scratch copy naming the process that made it (its name
+/// has the scratch prefix, so no walk of the copy reads it).
+const OWNER: &str = ".platcheck-fix-scratch-owner";
+
+/// Scratch copies an earlier `fix --diff` left in `root` (killed with
+/// SIGKILL, or the machine went down): directories with the scratch prefix
+/// holding the owner file platcheck writes, whose process is gone. Anything
+/// else with the prefix, and the copy of a run still going, is left alone.
+pub fn remove_stale(root: &Path) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let named = e
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(crate::discover::SCRATCH_PREFIX));
+        // A link with the prefix is not a copy platcheck made.
+        if !named || !e.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let owner = std::fs::read_to_string(e.path().join(OWNER)).ok();
+        let Some(pid) = owner.and_then(|o| o.trim().parse::<i32>().ok()) else {
+            continue;
+        };
+        if pid > 0 && !alive(pid) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+#[cfg(unix)]
+fn alive(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks that the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+#[cfg(not(unix))]
+fn alive(_: i32) -> bool {
+    true
+}
+
+/// A signal arrived: the signal thread is removing the copy; writing on
+/// into it would bring parts of it back.
+fn stop_if_interrupted() -> Result<(), String> {
+    if signals::interrupted() {
+        signals::settle_if_interrupted();
+        return Err("--diff: interrupted".into());
+    }
+    Ok(())
+}
+
 fn abs(p: &Path, cwd: &Path) -> PathBuf {
     if p.is_absolute() {
         p.to_path_buf()
@@ -117,6 +194,7 @@ fn copy_tree(root: &Path, to: &Path) -> Result<(), String> {
         .filter_entry(|e| !crate::discover::never_walked(e.file_name()))
         .build();
     for entry in walker {
+        stop_if_interrupted()?;
         let entry = entry.map_err(|e| format!("--diff: {e}"))?;
         let Some(kind) = entry.file_type() else {
             continue;

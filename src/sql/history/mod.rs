@@ -22,6 +22,9 @@ pub use flyway::runs_outside_transaction as flyway_runs_outside_transaction;
 pub use group::plan;
 pub use layout::Layout;
 pub use names::Flavor;
+pub use sqitch::{
+    PlanEntry as SqitchEntry, plan_entries as sqitch_plan, plan_project as sqitch_project,
+};
 pub use tool::{Tool, TxMode, TxPolicy};
 
 /// Every `migrations.tool` name, for the command line.

@@ -55,6 +55,57 @@ fn parse_plan(text: &str) -> Vec<Change> {
     out
 }
 
+/// One change line of a plan, as `platcheck fix` needs it to add the
+/// change that follows it the way `sqitch add` would.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanEntry {
+    pub name: String,
+    /// `2026-01-02T00:00:00Z`.
+    pub timestamp: Option<String>,
+    /// `Name <email>`, as the line names its planner.
+    pub planner: Option<String>,
+    /// The text after ` # `.
+    pub note: Option<String>,
+}
+
+/// The change lines of a plan in order (reworked changes appear again).
+pub fn plan_entries(text: &str) -> Vec<PlanEntry> {
+    parse_plan(text)
+        .into_iter()
+        .map(|c| {
+            let rest = &text[c.span.end..];
+            let line = &rest[..rest.find(['\n', '\r']).unwrap_or(rest.len())];
+            let (line, note) = match line.split_once(" #") {
+                Some((l, n)) => (l, Some(n.trim().to_string())),
+                None => (line, None),
+            };
+            // Dependencies, then the timestamp, then the planner.
+            let line = match line.trim_start().strip_prefix('[') {
+                Some(deps) => deps.split_once(']').map_or("", |(_, r)| r),
+                None => line,
+            };
+            let line = line.trim();
+            let (timestamp, planner) = match line.split_once(char::is_whitespace) {
+                Some((ts, who)) if ts.ends_with('Z') => {
+                    (Some(ts.to_string()), Some(who.trim().to_string()))
+                }
+                _ => (None, None),
+            };
+            PlanEntry {
+                name: c.name,
+                timestamp,
+                planner: planner.filter(|p| p.ends_with('>')),
+                note,
+            }
+        })
+        .collect()
+}
+
+/// The plan's `%project=` name.
+pub fn plan_project(text: &str) -> Option<&str> {
+    names::lines(text).find_map(|(_, l)| l.trim().strip_prefix("%project=").map(str::trim))
+}
+
 pub fn read(b: &mut Build, inputs: Vec<Input>, metas: &[Input]) {
     let Some(plan) = metas.iter().find(|m| m.name == "sqitch.plan") else {
         return super::plain::read(b, inputs);
@@ -148,5 +199,12 @@ mod tests {
         assert_eq!(c[1].tag.as_deref(), Some("v1.0"));
         assert_eq!(c[2].tag, None);
         assert_eq!(&plan[c[0].span.start..c[0].span.end], "appschema");
+        let e = plan_entries(plan);
+        assert_eq!(e[0].timestamp.as_deref(), Some("2024-01-01T00:00:00Z"));
+        assert_eq!(e[0].planner.as_deref(), Some("A <a@x>"));
+        assert_eq!(e[0].note.as_deref(), Some("schema"));
+        assert_eq!(e[1].planner.as_deref(), Some("A <a@x>"));
+        assert_eq!(e[1].note, None);
+        assert_eq!(plan_project(plan), Some("flipr"));
     }
 }
