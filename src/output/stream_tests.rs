@@ -227,14 +227,14 @@ fn a_file_written_in_blocks_reads_as_one() {
         findings.push(f);
     }
     let o = outcome_of(files, findings, Vec::new());
-    let json = super::super::json::Printer::new(&o);
-    let sarif = super::super::sarif::Printer::new(&o);
-    let style = super::super::human::Style {
+    let json = crate::output::json::Printer::new(&o);
+    let sarif = crate::output::sarif::Printer::new(&o);
+    let style = crate::output::human::Style {
         color: false,
         width: 80,
         quiet: false,
     };
-    let human = super::super::human::Printer::new(&o, style);
+    let human = crate::output::human::Printer::new(&o, style);
     for p in [&json as &dyn Stream, &sarif, &human] {
         assert!(p.in_blocks(&o.findings[2..]), "the SQL file may be cut");
         assert_eq!(written(p, &o), to_string(p, &o));
