@@ -10,7 +10,7 @@ use common::GitRepo;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{output_text as text, run_in as platcheck};
+use common::{about, output_text as text, run_in as platcheck};
 
 const CONFIG: &str =
     "version: 1\ntoday: 2026-11-30\nsql:\n  dialect: postgresql\n  version: \"16\"\n";
@@ -234,34 +234,6 @@ fn run_notes_count_only_the_named_contracts() {
     // A cluster named: no boundary is reported on, so nothing went unchecked.
     let cluster = notes(&["contracts/clusters/checkout-db.yaml"]);
     assert!(!cluster.iter().any(|n| unchecked(n)), "{cluster:?}");
-}
-
-/// What a run says about one file, compared across runs.
-fn about(o: &platcheck::engine::Outcome, file: &str) -> Vec<String> {
-    let shown = |f: &platcheck::finding::Finding| {
-        format!(
-            "{}:{}:{} {} {} {}",
-            f.file,
-            f.line,
-            f.column,
-            f.severity.as_str(),
-            f.rule,
-            f.message
-        )
-    };
-    let mut out: Vec<String> = o
-        .findings
-        .iter()
-        .filter(|f| f.file == file)
-        .map(shown)
-        .collect();
-    out.extend(
-        o.waived
-            .iter()
-            .filter(|w| w.finding.file == file)
-            .map(|w| format!("waived {}", shown(&w.finding))),
-    );
-    out
 }
 
 #[test]

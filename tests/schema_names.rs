@@ -94,16 +94,25 @@ fn server_names(client: &mut postgres::Client, sql: &str, table: &str) -> BTreeS
     names
 }
 
-#[test]
-fn unnamed_constraints_are_named_as_postgresql_names_them() {
-    let url = match servers::postgres() {
-        Server::Url(u) => u,
+/// The local PostgreSQL, or `None` (with the printed reason) when the
+/// database tests are turned off.
+fn connect() -> Option<postgres::Client> {
+    match servers::postgres() {
+        Server::Url(url) => {
+            Some(postgres::Client::connect(&url, postgres::NoTls).expect("connect"))
+        }
         Server::Skip(why) => {
             println!("skipped: {why}");
-            return;
+            None
         }
+    }
+}
+
+#[test]
+fn unnamed_constraints_are_named_as_postgresql_names_them() {
+    let Some(mut client) = connect() else {
+        return;
     };
-    let mut client = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
     let table = format!("pc_schema_names_{}", std::process::id());
     for form in FORMS {
         let sql = form.replace('@', &table);
@@ -140,14 +149,9 @@ const TOAST_FORMS: &[&str] = &[
 
 #[test]
 fn toast_tables_are_predicted_as_postgresql_makes_them() {
-    let url = match servers::postgres() {
-        Server::Url(u) => u,
-        Server::Skip(why) => {
-            println!("skipped: {why}");
-            return;
-        }
+    let Some(mut client) = connect() else {
+        return;
     };
-    let mut client = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
     let table = format!("pc_toast_{}", std::process::id());
     let (mut with, mut without) = (0, 0);
     for form in TOAST_FORMS {

@@ -4,7 +4,7 @@
 //! only the named files' baseline entries (issue 21's one-file run; before,
 //! any baseline turned the scoping off).
 mod common;
-use common::{output_text as text, run_in as platcheck};
+use common::{about, output_text as text, run_in as platcheck};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -19,27 +19,6 @@ fn violations() -> tempfile::TempDir {
     let cfg = std::fs::read_to_string(dir.path().join("platcheck.yaml")).unwrap();
     assert!(cfg.contains("\nbaseline:"), "the example has a baseline");
     dir
-}
-
-/// What a run says about one file (findings and waivers), compared across runs.
-fn about(o: &platcheck::engine::Outcome, file: &str) -> Vec<String> {
-    let line = |f: &platcheck::finding::Finding| {
-        let at = format!("{}:{}:{}", f.file, f.line, f.column);
-        format!("{at} {} {} {}", f.severity.as_str(), f.rule, f.message)
-    };
-    let mut out: Vec<String> = o
-        .findings
-        .iter()
-        .filter(|f| f.file == file)
-        .map(line)
-        .collect();
-    out.extend(
-        o.waived
-            .iter()
-            .filter(|w| w.finding.file == file)
-            .map(|w| format!("waived {}", line(&w.finding))),
-    );
-    out
 }
 
 #[test]

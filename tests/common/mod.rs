@@ -175,3 +175,25 @@ pub fn output_text(o: &std::process::Output) -> String {
         String::from_utf8_lossy(&o.stderr)
     )
 }
+
+/// What a run says about one file (findings, then waivers), one line each:
+/// compared between a run that names the file and the whole run.
+pub fn about(o: &Outcome, file: &str) -> Vec<String> {
+    let line = |f: &platcheck::finding::Finding| {
+        let at = format!("{}:{}:{}", f.file, f.line, f.column);
+        format!("{at} {} {} {}", f.severity.as_str(), f.rule, f.message)
+    };
+    let mut out: Vec<String> = o
+        .findings
+        .iter()
+        .filter(|f| f.file == file)
+        .map(line)
+        .collect();
+    out.extend(
+        o.waived
+            .iter()
+            .filter(|w| w.finding.file == file)
+            .map(|w| format!("waived {}", line(&w.finding))),
+    );
+    out
+}

@@ -211,17 +211,17 @@ fn decode_node(r: &mut Reader, depth: usize) -> Option<Node> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::emit::Sink;
     use crate::source::SourceFile;
 
-    fn load(text: &str) -> Entry {
+    pub(in crate::contracts::cache) fn load(text: &str) -> Entry {
         let src = SourceFile::new("t.yaml", "t.yaml", text);
         crate::contracts::load::load_file(0, &src, &mut Sink::default())
     }
 
-    fn same(a: &Entry, b: &Entry) -> bool {
+    pub(in crate::contracts::cache) fn same(a: &Entry, b: &Entry) -> bool {
         match (a, b) {
             (None, None) => true,
             (Some(a), Some(b)) => {

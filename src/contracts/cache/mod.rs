@@ -155,27 +155,8 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 #[cfg(test)]
 mod tests {
+    use super::codec::tests::{load, same};
     use super::*;
-    use crate::emit::Sink;
-    use crate::source::SourceFile;
-
-    fn load(text: &str) -> Entry {
-        let src = SourceFile::new("t.yaml", "t.yaml", text);
-        crate::contracts::load::load_file(0, &src, &mut Sink::default())
-    }
-
-    fn same(a: &Entry, b: &Entry) -> bool {
-        match (a, b) {
-            (None, None) => true,
-            (Some(a), Some(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .zip(b)
-                        .all(|(x, y)| x.kind == y.kind && x.name == y.name && x.root == y.root)
-            }
-            _ => false,
-        }
-    }
 
     #[test]
     fn stored_only_when_clean_and_read_back_by_content() {

@@ -2,57 +2,47 @@
 //! than the boundary declares.
 use super::{managed_queues, streams, topics};
 use crate::catalog::RuleId;
+use crate::contracts::Contract;
 use crate::contracts::yaml::Node;
-use crate::emit::Sink;
+use crate::emit::{Report, Sink};
 use crate::registry::RuleCtx;
+
+const DECLARED: &str = "/spec/broker/replication_factor";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for (c, p, f) in streams(ctx) {
-        if let Some(declared) = c
-            .get("/spec/broker/replication_factor")
-            .and_then(Node::as_i64)
-            && usize::try_from(declared).ok() != Some(f.replicas)
-        {
-            sink.push(
-                c.report(RuleId::PR033, "/spec/broker/replication_factor")
-                    .var("declared", declared)
-                    .var("stream", &f.stream)
-                    .var("target", &p.shown)
-                    .var("observed", f.replicas),
-            );
+        if let Some(r) = drift(c, f.replicas) {
+            sink.push(r.var("stream", &f.stream).var("target", &p.shown));
         }
     }
     for (c, p, f) in managed_queues(ctx) {
-        if let Some(declared) = c
-            .get("/spec/broker/replication_factor")
-            .and_then(Node::as_i64)
-            && usize::try_from(declared).ok() != Some(f.replicas)
-        {
+        if let Some(r) = drift(c, f.replicas) {
             sink.push(
-                c.report(RuleId::PR033, "/spec/broker/replication_factor")
-                    .variant("queue")
-                    .var("declared", declared)
+                r.variant("queue")
                     .var("kind", &f.kind)
                     .var("queue", &f.queue)
-                    .var("target", &p.shown)
-                    .var("observed", f.replicas),
+                    .var("target", &p.shown),
             );
         }
     }
     for (c, p, f) in topics(ctx) {
-        if let Some(declared) = c
-            .get("/spec/broker/replication_factor")
-            .and_then(Node::as_i64)
-            && usize::try_from(declared).ok() != Some(f.replication_factor)
-        {
+        if let Some(r) = drift(c, f.replication_factor) {
             sink.push(
-                c.report(RuleId::PR033, "/spec/broker/replication_factor")
-                    .variant("topic")
-                    .var("declared", declared)
+                r.variant("topic")
                     .var("topic", &f.topic)
-                    .var("target", &p.shown)
-                    .var("observed", f.replication_factor),
+                    .var("target", &p.shown),
             );
         }
     }
+}
+
+/// The finding when the declared replication factor is not what the server
+/// keeps (nothing when the contract declares none).
+fn drift(c: &Contract, observed: usize) -> Option<Report> {
+    let declared = c.get(DECLARED).and_then(Node::as_i64)?;
+    (usize::try_from(declared).ok() != Some(observed)).then(|| {
+        c.report(RuleId::PR033, DECLARED)
+            .var("declared", declared)
+            .var("observed", observed)
+    })
 }
