@@ -39,6 +39,11 @@ fn of(out: &Outcome, rule: RuleId) -> Vec<&Finding> {
     out.findings.iter().filter(|f| f.rule == rule).collect()
 }
 
+/// The files `rule` was raised in, in finding order.
+fn files_of(out: &Outcome, rule: RuleId) -> Vec<&str> {
+    of(out, rule).iter().map(|f| f.file.as_str()).collect()
+}
+
 fn is_down(f: &Finding) -> bool {
     f.message.contains("judged against the schema after")
 }

@@ -1,7 +1,7 @@
 //! Where a history's files live and what they are: down scripts, popx
 //! steps, a cluster's baseline dump and directories, dialect suffixes, and
 //! layouts or files that do not fit, located while the rest is analysed.
-use super::{is_down, of, run_dir};
+use super::{files_of, is_down, of, run_dir};
 use platcheck::RuleId;
 
 #[test]
@@ -45,10 +45,7 @@ fn popx_steps_of_one_change_see_its_tables_as_new() {
             "CREATE INDEX tokens_id_flow_idx ON tokens (id, flow_id);\n",
         ),
     ]);
-    let files: Vec<&str> = of(&out, RuleId::MG001)
-        .iter()
-        .map(|f| f.file.as_str())
-        .collect();
+    let files = files_of(&out, RuleId::MG001);
     assert_eq!(
         files,
         ["m/20240202000000000000_tokens_again.postgres.up.sql"]

@@ -1,7 +1,7 @@
 //! Who runs a migration in a transaction: Flyway (per file, its `.conf`
 //! and its project configuration), Alembic, goose and golang-migrate, each
 //! as the tool itself decides.
-use super::{of, run_dir};
+use super::{files_of, of, run_dir};
 use platcheck::RuleId;
 use platcheck::engine::Outcome;
 
@@ -44,10 +44,7 @@ fn the_tool_decides_the_transaction() {
             "-- executeInTransaction=false, as discussed\nSET lock_timeout = '2s';\nCREATE INDEX CONCURRENTLY idx_orders_id_status ON orders (id, status);\n",
         ),
     ]);
-    let mg003: Vec<&str> = of(&out, RuleId::MG003)
-        .iter()
-        .map(|f| f.file.as_str())
-        .collect();
+    let mg003 = files_of(&out, RuleId::MG003);
     assert_eq!(
         mg003,
         ["db/migration/V2__mixed.sql", "db/migration/V6__prose.sql"],
@@ -79,10 +76,7 @@ fn the_tool_decides_the_transaction() {
             "-- +goose NO TRANSACTION (not a goose file: Alembic does not read this)\nCREATE INDEX CONCURRENTLY k ON orders (c);\n",
         ),
     ]);
-    let files: Vec<&str> = of(&alembic, RuleId::MG003)
-        .iter()
-        .map(|f| f.file.as_str())
-        .collect();
+    let files = files_of(&alembic, RuleId::MG003);
     assert_eq!(files, ["versions/0001_idx.sql", "versions/0003_idx.sql"]);
 
     // goose: the directive line opts out; the same words in prose do not.
@@ -97,10 +91,7 @@ fn the_tool_decides_the_transaction() {
             "-- +goose Up\n-- runs with no transaction? no: goose NO TRANSACTION must be a directive\nCREATE INDEX CONCURRENTLY j ON orders (b);\n",
         ),
     ]);
-    let files: Vec<&str> = of(&goose, RuleId::MG003)
-        .iter()
-        .map(|f| f.file.as_str())
-        .collect();
+    let files = files_of(&goose, RuleId::MG003);
     assert_eq!(files, ["migrations/00002_idx.sql"]);
 }
 
@@ -163,10 +154,7 @@ fn golang_migrate_files_are_one_implicit_transaction() {
             "SET lock_timeout = '2s';\nCREATE INDEX CONCURRENTLY j ON t (b);\n",
         ),
     ]);
-    let files: Vec<&str> = of(&out, RuleId::MG003)
-        .iter()
-        .map(|f| f.file.as_str())
-        .collect();
+    let files = files_of(&out, RuleId::MG003);
     assert_eq!(files, ["migrations/000003_two.up.sql"]);
     assert!(
         of(&out, RuleId::MG003)[0]
