@@ -49,6 +49,16 @@ fn assert_valid_sarif(doc: &Value) {
     }
 }
 
+/// One field (`file`, `rule`) of every finding in a JSON report.
+fn each<'d>(doc: &'d Value, key: &str) -> Vec<&'d str> {
+    doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f[key].as_str().unwrap())
+        .collect()
+}
+
 /// A copy of examples/violations in a temp dir, so tests can edit it.
 fn copy_violations() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();

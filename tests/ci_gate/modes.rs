@@ -1,6 +1,6 @@
 //! What the gate lets through: baselines (written, checked, stale, matched
 //! from any directory), PR mode (`--changed-since`), suppression governance.
-use super::{copy_violations, out, run};
+use super::{copy_violations, each, out, run};
 use crate::common;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -74,12 +74,7 @@ fn changed_since_reports_only_changed_files() {
         &[],
     );
     let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let files: Vec<&str> = doc["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["file"].as_str().unwrap())
-        .collect();
+    let files = each(&doc, "file");
     assert!(!files.is_empty());
     assert!(
         files
@@ -118,12 +113,7 @@ fn suppression_governance() {
         .stdout,
     )
     .unwrap();
-    let rules: Vec<&str> = audit["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["rule"].as_str().unwrap())
-        .collect();
+    let rules = each(&audit, "rule");
     assert!(
         rules.contains(&"PC003") && rules.contains(&"PC005"),
         "{rules:?}"
@@ -196,11 +186,6 @@ fn baselines_match_from_any_directory_and_subsets_are_not_stale() {
         &[],
     );
     let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let rules: Vec<&str> = doc["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["rule"].as_str().unwrap())
-        .collect();
+    let rules = each(&doc, "rule");
     assert!(!rules.contains(&"PC011"), "{rules:?}");
 }
