@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 mod index;
 mod toast;
-pub use toast::toast_name;
+pub use toast::{toast_index_name, toast_name};
 
 #[derive(Debug, Clone)]
 pub struct ConInfo {

@@ -665,6 +665,36 @@ VACUUM t;
 CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, repeat('x', 9000));
 REINDEX TABLE CONCURRENTLY t;
 
+-- form: TOAST index: SET UNLOGGED rebuilds the TOAST table's index (ACCESS EXCLUSIVE)
+CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, 'x');
+ALTER TABLE t SET UNLOGGED;
+
+-- form: TOAST index: SET (user_catalog_table) locks the TOAST table, not its index
+CREATE TABLE t (id int PRIMARY KEY, b text);
+ALTER TABLE t SET (user_catalog_table = true);
+
+-- form: TOAST index: TRUNCATE gives the TOAST table's index a new file
+CREATE TABLE t (id int PRIMARY KEY, doc jsonb); INSERT INTO t VALUES (1, '{}');
+TRUNCATE t;
+
+-- form: TOAST index: REFRESH MATERIALIZED VIEW rebuilds the view's TOAST index
+CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, 'x');
+CREATE MATERIALIZED VIEW t_mv AS SELECT id, b FROM t;
+REFRESH MATERIALIZED VIEW t_mv;
+
+-- form: TOAST index: UPDATE writing a long value inserts into the TOAST index (ROW EXCLUSIVE)
+CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, 'x');
+UPDATE t SET b = (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 500) g);
+
+-- form: TOAST index: a domain with a CHECK added with a default rewrites the TOAST index
+CREATE DOMAIN pos AS int CHECK (VALUE > 0);
+CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, 'x');
+ALTER TABLE t ADD COLUMN n pos DEFAULT 1;
+
+-- form: TOAST index: DROP TABLE of two tables drops both TOAST indexes
+CREATE TABLE t (id int PRIMARY KEY, b text); CREATE TABLE u (id int PRIMARY KEY, b bytea);
+DROP TABLE t, u;
+
 -- form: ALTER INDEX SET (fillfactor) locks the index only
 CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a);
 ALTER INDEX t_a_idx SET (fillfactor = 70);

@@ -16,6 +16,12 @@ pub fn toast_name(owner: &str) -> String {
     format!("pg_toast of {owner}")
 }
 
+/// The name verify and the predictions give a TOAST table's index
+/// (`pg_toast.pg_toast_N_index`): its owner's too.
+pub fn toast_index_name(owner: &str) -> String {
+    format!("index of {}", toast_name(owner))
+}
+
 const THRESHOLD: i64 = 2032;
 
 /// What one column adds to the widest row: `Some((align, bytes))`, or

@@ -3,7 +3,7 @@
 use super::{LockObs, Prediction};
 use crate::sql::analysis::Stmt;
 use crate::sql::locks::{self, PgMode, Toast};
-use crate::sql::schema::toast_name;
+use crate::sql::schema::{toast_index_name, toast_name};
 
 pub fn predict(st: &Stmt) -> Prediction {
     let scans = predicted_scans(st);
@@ -32,8 +32,9 @@ pub fn predict(st: &Stmt) -> Prediction {
     p
 }
 
-/// The TOAST tables the rows lock (`Effect::toast`), named as verify
-/// observes them (`toast_name`): certain where the row always locks it in
+/// The TOAST tables the rows lock (`Effect::toast`) and their indexes
+/// (the row's `toast_index` mode), named as verify observes them
+/// (`toast_name`, `toast_index_name`): certain where the row always locks it in
 /// a transaction the replay reads, a maybe where only a long value written
 /// takes it, where the history does not say whether the table has one, or
 /// where the statement is watched (a TOAST table has no blocker, so its
@@ -57,6 +58,9 @@ fn toast_locks(st: &Stmt) -> (Named, Named) {
             let sure = *known && row.toast == Toast::Same && !e.conditional && row.in_tx;
             let out = if sure { &mut certain } else { &mut maybe };
             out.push((toast_name(&owner.name), mode));
+            if row.toast_index != PgMode::None {
+                out.push((toast_index_name(&owner.name), row.toast_index));
+            }
         }
     }
     (certain, maybe)
