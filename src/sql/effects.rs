@@ -213,16 +213,18 @@ fn pg_rows(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<E
             let mut e = Effect::new(key, table.as_ref()).detail(target.display());
             // REINDEX INDEX rebuilds that index alone; REINDEX TABLE the
             // TOAST table's index too, under SHARE on the TOAST table.
+            // CONCURRENTLY builds a copy beside each index, swaps the names
+            // under SHARE UPDATE EXCLUSIVE, then drops the old one under
+            // ACCESS EXCLUSIVE once no transaction that saw it is left (as
+            // DROP INDEX CONCURRENTLY does): either way each index named.
             e.toast_set = !*table_level;
-            if !*concurrently {
-                e.other = if *table_level {
-                    names(model.table_indexes(&target.name))
-                } else if table.is_some() {
-                    vec![Name::new(super::schema::stored_name(&target.name))]
-                } else {
-                    Vec::new()
-                };
-            }
+            e.other = if *table_level {
+                names(model.table_indexes(&target.name))
+            } else if table.is_some() {
+                vec![Name::new(super::schema::stored_name(&target.name))]
+            } else {
+                Vec::new()
+            };
             vec![e]
         }
         Op::Cluster { table } => vec![with_indexes(Effect::new("cluster", table.as_ref()), model)],

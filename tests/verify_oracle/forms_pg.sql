@@ -695,6 +695,22 @@ ALTER TABLE t ADD COLUMN n pos DEFAULT 1;
 CREATE TABLE t (id int PRIMARY KEY, b text); CREATE TABLE u (id int PRIMARY KEY, b bytea);
 DROP TABLE t, u;
 
+-- form: REINDEX INDEX CONCURRENTLY names the index it replaces (watched)
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a); INSERT INTO t VALUES (1, 1);
+REINDEX INDEX CONCURRENTLY t_a_idx;
+
+-- form: REINDEX TABLE CONCURRENTLY names each index and the TOAST index (watched)
+CREATE TABLE t (id int PRIMARY KEY, a int, b text); CREATE INDEX t_a_idx ON t (a); INSERT INTO t VALUES (1, 1, 'x');
+REINDEX TABLE CONCURRENTLY t;
+
+-- form: TOAST layout: the declared column order decides the TOAST table (TRUNCATE)
+CREATE TABLE t (a boolean, b bigint, v varchar(497), c boolean);
+TRUNCATE t;
+
+-- form: TOAST layout: the same columns in another order need none (TRUNCATE)
+CREATE TABLE t (v varchar(497), b bigint, a boolean, c boolean);
+TRUNCATE t;
+
 -- form: ALTER INDEX SET (fillfactor) locks the index only
 CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a);
 ALTER INDEX t_a_idx SET (fillfactor = 70);
