@@ -2,6 +2,7 @@
 //! `Effect` per action, naming the row (`key`), the relations it locks and
 //! what the schema history says about it.
 use super::context::FileCtx;
+use super::effects_toast::toast_of;
 use super::ops::{Name, Op};
 use super::schema::Model;
 
@@ -94,19 +95,6 @@ pub fn pg(op: &Op, model: &Model, ctx: &FileCtx, sess: &SessionFacts) -> Vec<Eff
         }
     }
     out
-}
-
-/// The TOAST tables of `owners` the server may lock: each one's, certain
-/// where the history says it has one, a maybe where it cannot tell.
-fn toast_of(model: &Model, owners: &[Name]) -> Vec<(Name, bool)> {
-    owners
-        .iter()
-        .filter(|o| !model.is_temp(o))
-        .filter_map(|o| match model.has_toast(o) {
-            Some(false) => None,
-            known => Some((o.clone(), known.is_some())),
-        })
-        .collect()
 }
 
 fn pg_rows(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Effect> {
