@@ -33,10 +33,13 @@ pub(super) fn read_bounded(path: &Path) -> Option<Vec<u8>> {
         opts.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
     }
     let file = opts.open(path).ok()?;
-    if !file.metadata().ok()?.is_file() {
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() {
         return None;
     }
-    let mut data = Vec::new();
+    // Sized up front: the file holds every contract's text and tree (tens
+    // of MB on a large repository), which growing by doubling copies twice.
+    let mut data = Vec::with_capacity(usize::try_from(meta.len().min(MAX_BYTES)).ok()? + 1);
     file.take(MAX_BYTES + 1).read_to_end(&mut data).ok()?;
     (data.len() as u64 <= MAX_BYTES).then_some(data)
 }
