@@ -133,9 +133,9 @@ for r in "${ROWS[@]}"; do
         mean=-
         if command -v hyperfine >/dev/null; then
           hyperfine -N -i --warmup 3 --runs 30 --style none --export-json "$OUT/hf.json" "$BIN check $f" >/dev/null 2>&1
-          mean=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.1f ms" % (r["mean"]*1000))' "$OUT/hf.json")
+          mean=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.1f ms (user %.1f ms)" % (r["mean"]*1000, r["user"]*1000))' "$OUT/hf.json")
         fi
-        echo "| one-file run, $f (wall mean; peak RSS ${m##* } MB) | $mean | - | - | $(ir "$BIN check $f") | - | - | \`$BIN check $f\` (in \`repo-1\`) |"
+        echo "| one-file run, $f (wall mean, user; peak RSS ${m##* } MB) | $mean | - | - | $(ir "$BIN check $f") | - | - | \`$BIN check $f\` (in \`repo-1\`) |"
       done ;;
     *) echo "unknown row $r" >&2; exit 2 ;;
   esac

@@ -1,7 +1,7 @@
 //! Reading and parsing one input file, isolated: a panic while loading a
 //! file becomes a PC000 finding for that file instead of ending the run.
 use crate::catalog::RuleId;
-use crate::contracts::cache::Cache;
+use crate::contracts::cache::{Cache, Stat};
 use crate::contracts::load;
 use crate::discover::Candidate;
 use crate::emit::{Report, Sink};
@@ -85,7 +85,9 @@ fn inject_panic(cand: &Candidate) {
     }
 }
 
-/// Reads, decodes and parses one candidate.
+/// Reads, decodes and parses one candidate. A contract file that is not
+/// named comes from the cache without being read when its stat is the one
+/// recorded (`contracts::cache::stat`); a named file is always read.
 pub(super) fn load_candidate(
     cand: &Candidate,
     settings: &Settings,
@@ -93,10 +95,32 @@ pub(super) fn load_candidate(
 ) -> Loaded {
     inject_panic(cand);
     let fail = |detail: String| Loaded::failed(cand, RuleId::PC001, detail);
+    // Taken before the read: a change during the read makes the recorded
+    // stat stale (a miss next run), never a newer stat for older text.
+    let at = match (cache, cand.class) {
+        (Some(_), FileClass::Yaml) => std::path::absolute(&cand.path)
+            .ok()
+            .zip(Stat::read(&cand.path)),
+        _ => None,
+    };
+    if let (Some(cache), Some((abs, stat))) = (cache, &at)
+        && !cand.named
+        && stat.size() <= settings.max_file_size
+        && settings.scope.check(&cand.path).is_ok()
+        && let Some((text, entry)) = cache.by_stat(abs, *stat)
+    {
+        let src = SourceFile::new(&cand.display, &cand.path, text);
+        return outcome(cand, src, entry, Vec::new());
+    }
     // Undecodable YAML is reported too, contract or not: a contract saved
     // as UTF-16 without a BOM must not pass as "not ours".
     match crate::read::read_text(&cand.path, settings.max_file_size, &settings.scope) {
-        Ok(text) => load_text(cand, &text, cache),
+        Ok(text) => load_read(
+            cand,
+            &text,
+            cache,
+            at.as_ref().map(|(p, s)| (p.as_path(), *s)),
+        ),
         Err(detail) => fail(detail),
     }
 }
@@ -104,6 +128,16 @@ pub(super) fn load_candidate(
 /// Parses one decoded file (a YAML file's contracts from the cache when
 /// the same text loaded cleanly before).
 pub(super) fn load_text(cand: &Candidate, text: &str, cache: Option<&Cache>) -> Loaded {
+    load_read(cand, text, cache, None)
+}
+
+/// As `load_text`, for a text read from `at` (absolute path, stat before the read).
+fn load_read(
+    cand: &Candidate,
+    text: &str,
+    cache: Option<&Cache>,
+    at: Option<(&std::path::Path, Stat)>,
+) -> Loaded {
     let src = SourceFile::new(&cand.display, &cand.path, text);
     match cand.class {
         FileClass::Yaml => {
@@ -114,20 +148,10 @@ pub(super) fn load_text(cand: &Candidate, text: &str, cache: Option<&Cache>) -> 
                 (entry, clean)
             };
             let entry = match cache {
-                Some(cache) => cache.get_or_load(text, load),
+                Some(cache) => cache.get_or_load(text, at, load),
                 None => load().0,
             };
-            match entry {
-                Some(contracts) => Loaded {
-                    source: Some(src),
-                    class: cand.class,
-                    contracts,
-                    reports: local.reports,
-                    checked: true,
-                },
-                None if cand.named => Loaded::not_ours(cand),
-                None => Loaded::skipped(cand.class),
-            }
+            outcome(cand, src, entry, local.reports)
         }
         FileClass::Sql | FileClass::Markdown => Loaded {
             source: Some(src),
@@ -136,5 +160,25 @@ pub(super) fn load_text(cand: &Candidate, text: &str, cache: Option<&Cache>) -> 
             reports: Vec::new(),
             checked: true,
         },
+    }
+}
+
+/// A YAML file's result from the loader's outcome.
+fn outcome(
+    cand: &Candidate,
+    src: SourceFile,
+    entry: crate::contracts::cache::Entry,
+    reports: Vec<Report>,
+) -> Loaded {
+    match entry {
+        Some(contracts) => Loaded {
+            source: Some(src),
+            class: cand.class,
+            contracts,
+            reports,
+            checked: true,
+        },
+        None if cand.named => Loaded::not_ours(cand),
+        None => Loaded::skipped(cand.class),
     }
 }

@@ -53,8 +53,17 @@ pub fn analyze_observed(ws: &Workspace, settings: &Settings, observed: &Observed
             let slot = &mut Slot::Live(&mut model);
             run(ws, &hist, u, &TxMode::None, Role::Up, slot);
         }
-        for g in *groups {
-            replay(ws, &hist, g, settings, &mut model, &mut files);
+        let stop = settings
+            .report_only
+            .as_ref()
+            .and_then(|named| stop_after(ws, groups, named));
+        for (i, g) in groups.iter().enumerate() {
+            let steps = match stop {
+                Some((last, _)) if i > last => break,
+                Some((last, step)) if i == last => step + 1,
+                _ => usize::MAX,
+            };
+            replay(ws, &hist, g, settings, &mut model, &mut files, steps);
         }
         files
     });
@@ -109,13 +118,47 @@ fn touches(ws: &Workspace, g: &history::Group, named: &[std::path::PathBuf]) -> 
             .iter()
             .flat_map(|s| std::iter::once(&s.up).chain(&s.downs)),
     );
-    units.into_iter().any(|u| {
-        let p = crate::source::normalize(&ws.files[u.file].path);
-        named.iter().any(|n| p.starts_with(n))
-    })
+    units.into_iter().any(|u| is_named(ws, u, named))
 }
 
-/// One group's steps in order, each down judged after its own up step.
+fn is_named(ws: &Workspace, u: &Unit, named: &[std::path::PathBuf]) -> bool {
+    let p = crate::source::normalize(&ws.files[u.file].path);
+    named.iter().any(|n| p.starts_with(n))
+}
+
+/// The last step (group, step) of a history that holds a named file, in a
+/// run limited to named files: the model only moves forward, so the steps
+/// after it change nothing the named files are judged against, and their
+/// own findings would be dropped. `None` (replay everything) when a dump
+/// is named or no step is.
+fn stop_after(
+    ws: &Workspace,
+    groups: &[history::Group],
+    named: &[std::path::PathBuf],
+) -> Option<(usize, usize)> {
+    if groups
+        .iter()
+        .flat_map(|g| &g.baseline)
+        .any(|u| is_named(ws, u, named))
+    {
+        return None;
+    }
+    let mut last = None;
+    for (i, g) in groups.iter().enumerate() {
+        for (j, step) in g.steps.iter().enumerate() {
+            if std::iter::once(&step.up)
+                .chain(&step.downs)
+                .any(|u| is_named(ws, u, named))
+            {
+                last = Some((i, j));
+            }
+        }
+    }
+    last
+}
+
+/// One group's first `steps` steps in order, each down judged after its
+/// own up step.
 fn replay(
     ws: &Workspace,
     hist: &history::History,
@@ -123,12 +166,13 @@ fn replay(
     settings: &Settings,
     model: &mut Model,
     files: &mut Vec<FileAnalysis>,
+    steps: usize,
 ) {
     // Objects created by earlier steps of the change being replayed: they
     // ship in the same deploy, so nobody can be using them yet.
     let mut change: Option<&str> = None;
     let mut fresh: Vec<String> = Vec::new();
-    for step in &g.steps {
+    for step in g.steps.iter().take(steps) {
         if step.change.is_none() || step.change.as_deref() != change {
             fresh.clear();
         }

@@ -140,6 +140,29 @@ impl Reader<'_> {
     }
 }
 
+/// A stored file: its decoded text (what a stat hit gives the workspace
+/// without reading the file), then the loader's outcome.
+pub(crate) fn encode_record(text: &str, entry: &Entry, out: &mut Vec<u8>) {
+    put_str(out, text);
+    encode_entry(entry, out);
+}
+
+/// The text and outcome of a stored file; with `text: false` the text is
+/// skipped unchecked (a hit by content already has it).
+pub(crate) fn decode_record(data: &[u8], text: bool) -> Option<(Option<&str>, Entry)> {
+    let mut r = Reader { data, at: 0 };
+    let n = r.usize()?;
+    let begin = r.at;
+    r.bytes(n)?;
+    let bytes = &data[begin..r.at];
+    let text = if text {
+        Some(std::str::from_utf8(bytes).ok()?)
+    } else {
+        None
+    };
+    Some((text, decode_entry(&data[r.at..])?))
+}
+
 pub(crate) fn decode_entry(data: &[u8]) -> Option<Entry> {
     let mut r = Reader { data, at: 0 };
     let entry = match r.byte()? {
@@ -250,6 +273,17 @@ pub(super) mod tests {
             // Every truncation is refused, never misread.
             for cut in 0..bytes.len() {
                 assert!(decode_entry(&bytes[..cut]).is_none(), "cut at {cut}");
+            }
+            let mut record = Vec::new();
+            encode_record(text, &entry, &mut record);
+            let (back_text, back) = decode_record(&record, true).expect("decodes");
+            assert_eq!(back_text, Some(text));
+            assert!(same(&entry, &back), "{text}");
+            for cut in 0..record.len() {
+                assert!(
+                    decode_record(&record[..cut], true).is_none(),
+                    "cut at {cut}"
+                );
             }
         }
     }

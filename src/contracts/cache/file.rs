@@ -1,11 +1,18 @@
 //! The cache's file on disk: read only when it is a bounded regular file,
 //! written atomically (a run killed halfway leaves the old file), and
 //! indexed by entry key without decoding any entry.
+//!
+//! Layout: `MAGIC`, the stamp, then records, each a tag byte and
+//! - 0, an entry: content key (32 bytes), length (u64 LE), the record
+//!   (`codec::encode_record`: the text and the loader's outcome);
+//! - 1, a stat: length (u64 LE), then `stat::BYTES` of stat, the content
+//!   key of the file's text, and the file's absolute path.
+use super::stat::{self, Stat};
 use super::{FILE, Hash};
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-pub(super) const MAGIC: &[u8] = b"platcheck contracts cache 1\n";
+pub(super) const MAGIC: &[u8] = b"platcheck contracts cache 2\n";
 /// A cache file larger than this is not read (a miss): the run must stay
 /// bounded whatever sits in the directory.
 const MAX_BYTES: u64 = 512 << 20;
@@ -26,10 +33,13 @@ pub(super) fn read_bounded(path: &Path) -> Option<Vec<u8>> {
         opts.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
     }
     let file = opts.open(path).ok()?;
-    if !file.metadata().ok()?.is_file() {
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() {
         return None;
     }
-    let mut data = Vec::new();
+    // Sized up front: the file holds every contract's text and tree (tens
+    // of MB on a large repository), which growing by doubling copies twice.
+    let mut data = Vec::with_capacity(usize::try_from(meta.len().min(MAX_BYTES)).ok()? + 1);
     file.take(MAX_BYTES + 1).read_to_end(&mut data).ok()?;
     (data.len() as u64 <= MAX_BYTES).then_some(data)
 }
@@ -58,22 +68,85 @@ pub(super) fn write_atomically(dir: &Path, bytes: &[u8]) -> std::io::Result<()> 
     }
 }
 
-/// The entries of a cache file with this stamp (`None`: not one, or another stamp).
-pub(super) fn index(data: &[u8], stamp: &Hash) -> Option<HashMap<Hash, (usize, usize)>> {
+/// What a cache file holds: the byte range of each entry's record, and the
+/// stat and content key last seen for each path.
+#[derive(Default)]
+pub(super) struct Index {
+    pub entries: HashMap<Hash, (usize, usize)>,
+    pub stats: HashMap<PathBuf, (Stat, Hash)>,
+}
+
+pub(super) fn put_entry(out: &mut Vec<u8>, key: &Hash, record: &[u8]) {
+    out.push(0);
+    out.extend_from_slice(key);
+    out.extend_from_slice(&(record.len() as u64).to_le_bytes());
+    out.extend_from_slice(record);
+}
+
+pub(super) fn put_stat(out: &mut Vec<u8>, path: &Path, stat: &Stat, key: &Hash) {
+    let path = path_bytes(path);
+    out.push(1);
+    out.extend_from_slice(&((stat::BYTES + 32 + path.len()) as u64).to_le_bytes());
+    stat.encode(out);
+    out.extend_from_slice(key);
+    out.extend_from_slice(&path);
+}
+
+#[cfg(unix)]
+fn path_bytes(p: &Path) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    p.as_os_str().as_bytes().to_vec()
+}
+#[cfg(not(unix))]
+fn path_bytes(p: &Path) -> Vec<u8> {
+    p.to_string_lossy().as_bytes().to_vec()
+}
+#[cfg(unix)]
+fn bytes_path(b: &[u8]) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    Some(PathBuf::from(std::ffi::OsStr::from_bytes(b)))
+}
+#[cfg(not(unix))]
+fn bytes_path(b: &[u8]) -> Option<PathBuf> {
+    Some(PathBuf::from(std::str::from_utf8(b).ok()?))
+}
+
+/// The records of a cache file with this stamp (`None`: not one, another
+/// stamp, or malformed anywhere: then nothing in it is trusted).
+pub(super) fn index(data: &[u8], stamp: &Hash) -> Option<Index> {
     let rest = data.strip_prefix(MAGIC)?;
     let rest = rest.strip_prefix(stamp.as_slice())?;
     let mut at = data.len() - rest.len();
-    let mut out = HashMap::new();
+    let mut out = Index::default();
+    let len_at = |at: usize| -> Option<usize> {
+        usize::try_from(u64::from_le_bytes(data.get(at..at + 8)?.try_into().ok()?)).ok()
+    };
     while at < data.len() {
-        let key: Hash = data.get(at..at + 32)?.try_into().ok()?;
-        let len = u64::from_le_bytes(data.get(at + 32..at + 40)?.try_into().ok()?);
-        let start = at + 40;
-        let end = start.checked_add(usize::try_from(len).ok()?)?;
-        if end > data.len() {
-            return None;
+        let tag = data[at];
+        at += 1;
+        match tag {
+            0 => {
+                let key: Hash = data.get(at..at + 32)?.try_into().ok()?;
+                let start = at + 40;
+                let end = start.checked_add(len_at(at + 32)?)?;
+                if end > data.len() {
+                    return None;
+                }
+                out.entries.insert(key, (start, end));
+                at = end;
+            }
+            1 => {
+                let start = at + 8;
+                let end = start.checked_add(len_at(at)?)?;
+                let record = data.get(start..end)?;
+                let stat = Stat::decode(record.get(..stat::BYTES)?)?;
+                let key: Hash = record.get(stat::BYTES..stat::BYTES + 32)?.try_into().ok()?;
+                let path = bytes_path(record.get(stat::BYTES + 32..)?)?;
+                out.stats.insert(path, (stat, key));
+                at = end;
+            }
+            _ => return None,
         }
-        out.insert(key, (start, end));
-        at = end;
     }
     Some(out)
 }

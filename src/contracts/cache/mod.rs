@@ -5,6 +5,11 @@
 //! Correctness first:
 //! - An entry is keyed by the SHA-256 of the file's text: a changed file is a
 //!   different key, whatever its name, size or modification time.
+//! - A file that is not named on the command line is first looked up by its
+//!   stat (path, device, inode, size, mtime, ctime; `stat` says why that is
+//!   enough and what risk remains): an unchanged stat gives the stored text
+//!   and outcome without reading or hashing the file. Any other stat is a
+//!   read, a hash and a lookup by content, as above.
 //! - The whole cache is stamped with the platcheck version, the identity of
 //!   the running binary (its size and modification time: a rebuild at the same
 //!   version may parse differently) and the config file's text; a different
@@ -17,20 +22,22 @@
 //! It lives in `.platcheck_cache/` beside the config (inside the repository,
 //! with a `.gitignore` of `*` so neither git nor platcheck's own walk sees
 //! it), is never written through a link, and `PLATCHECK_NO_CACHE=1` turns it
-//! off.
+//! off. It is one file, read once per run.
 //!
 //! The store is here; the on-disk file (bounded read, atomic write, the
-//! entry index) is in `file`, the binary form of one entry in `codec`.
+//! record index) is in `file`, the binary form of one entry in `codec`.
 mod codec;
 mod file;
+mod stat;
 
 use super::Contract;
-use codec::{decode_entry, encode_entry};
-use file::{MAGIC, index, read_bounded, write_atomically};
+use codec::{decode_record, encode_record};
+use file::{Index, MAGIC, index, put_entry, put_stat, read_bounded, write_atomically};
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
+pub use stat::Stat;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::SystemTime;
 
 pub const DIR: &str = ".platcheck_cache";
 const FILE: &str = "contracts.bin";
@@ -42,12 +49,17 @@ pub type Entry = Option<Vec<Contract>>;
 pub struct Cache {
     dir: PathBuf,
     stamp: Hash,
+    /// When the run began: a file changed just before is not trusted by stat.
+    start: SystemTime,
     data: Vec<u8>,
-    /// Byte range in `data` of each stored entry.
-    old: HashMap<Hash, (usize, usize)>,
+    old: Index,
     /// Keys this run looked up and found, and entries it computed.
     used: Mutex<Vec<Hash>>,
     new: Mutex<Vec<(Hash, Vec<u8>)>>,
+    /// The stats to keep (path, stat, content key), and whether any of
+    /// them is not in the file as it was read.
+    stats: Mutex<Vec<(PathBuf, Stat, Hash)>>,
+    stats_changed: std::sync::atomic::AtomicBool,
 }
 
 /// Whether the environment turns the cache off (`PLATCHECK_NO_CACHE` set to
@@ -64,6 +76,7 @@ impl Cache {
         if disabled() {
             return None;
         }
+        let start = SystemTime::now();
         let exe = std::fs::metadata(std::env::current_exe().ok()?).ok()?;
         let mtime = exe
             .modified()
@@ -80,10 +93,13 @@ impl Cache {
         let mut cache = Cache {
             dir,
             stamp,
+            start,
             data: Vec::new(),
-            old: HashMap::new(),
+            old: Index::default(),
             used: Mutex::new(Vec::new()),
             new: Mutex::new(Vec::new()),
+            stats: Mutex::new(Vec::new()),
+            stats_changed: false.into(),
         };
         // Never through a link: it could lead out of the repository.
         let is_link =
@@ -99,51 +115,93 @@ impl Cache {
         Some(cache)
     }
 
+    /// The stored text and outcome of the file at `path` (absolute) when
+    /// its stat is the one recorded with them.
+    pub fn by_stat(&self, path: &Path, stat: Stat) -> Option<(&str, Entry)> {
+        let &(recorded, key) = self.old.stats.get(path)?;
+        if recorded != stat {
+            return None;
+        }
+        let &(start, end) = self.old.entries.get(&key)?;
+        let (text, entry) = decode_record(&self.data[start..end], true)?;
+        lock(&self.used).push(key);
+        lock(&self.stats).push((path.to_path_buf(), stat, key));
+        Some((text?, entry))
+    }
+
     /// The cached loader outcome of `text`, or `load`'s, stored when `load`
-    /// reported nothing (`clean`).
-    pub fn get_or_load(&self, text: &str, load: impl FnOnce() -> (Entry, bool)) -> Entry {
+    /// reported nothing (`clean`). `at` is where the text was read from and
+    /// its stat taken before the read, recorded for `by_stat` next run when
+    /// the file had settled.
+    pub fn get_or_load(
+        &self,
+        text: &str,
+        at: Option<(&Path, Stat)>,
+        load: impl FnOnce() -> (Entry, bool),
+    ) -> Entry {
         let key: Hash = Sha256::digest(text.as_bytes()).into();
-        if let Some(&(start, end)) = self.old.get(&key)
-            && let Some(entry) = decode_entry(&self.data[start..end])
+        let remember = |key: Hash| {
+            if let Some((path, stat)) = at
+                && stat.settled(self.start)
+            {
+                if self.old.stats.get(path) != Some(&(stat, key)) {
+                    self.stats_changed
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                lock(&self.stats).push((path.to_path_buf(), stat, key));
+            }
+        };
+        if let Some(&(start, end)) = self.old.entries.get(&key)
+            && let Some((_, entry)) = decode_record(&self.data[start..end], false)
         {
             lock(&self.used).push(key);
+            remember(key);
             return entry;
         }
         let (entry, clean) = load();
         if clean {
             let mut bytes = Vec::new();
-            encode_entry(&entry, &mut bytes);
+            encode_record(text, &entry, &mut bytes);
             lock(&self.new).push((key, bytes));
+            remember(key);
         }
         entry
     }
 
-    /// Writes the entries this run used or made (so the file does not grow
-    /// with every version of every file), when anything changed. Failure to
-    /// write (a read-only checkout) only costs the next run its speed.
+    /// Writes the entries and stats this run used or made (so the file does
+    /// not grow with every version of every file), when anything changed.
+    /// Failure to write (a read-only checkout) only costs the next run its
+    /// speed.
     pub fn save(self) {
         let used = self.used.into_inner().unwrap_or_else(|e| e.into_inner());
         let new = self.new.into_inner().unwrap_or_else(|e| e.into_inner());
-        if new.is_empty() && used.len() == self.old.len() {
+        let stats = self.stats.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut seen = std::collections::HashSet::new();
+        let kept = used.iter().filter(|k| seen.insert(**k)).count();
+        let stats_changed = self.stats_changed.into_inner() || stats.len() != self.old.stats.len();
+        if new.is_empty() && kept == self.old.entries.len() && !stats_changed {
             return;
         }
         let mut out = Vec::with_capacity(self.data.len() + 64);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&self.stamp);
         let mut seen = std::collections::HashSet::new();
-        let mut write = |key: &Hash, bytes: &[u8], out: &mut Vec<u8>| {
-            if seen.insert(*key) {
-                out.extend_from_slice(key);
-                out.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-                out.extend_from_slice(bytes);
-            }
-        };
         for key in &used {
-            let (start, end) = self.old[key];
-            write(key, &self.data[start..end], &mut out);
+            if seen.insert(*key) {
+                let (start, end) = self.old.entries[key];
+                put_entry(&mut out, key, &self.data[start..end]);
+            }
         }
         for (key, bytes) in &new {
-            write(key, bytes, &mut out);
+            if seen.insert(*key) {
+                put_entry(&mut out, key, bytes);
+            }
+        }
+        let mut paths = std::collections::HashSet::new();
+        for (path, stat, key) in &stats {
+            if seen.contains(key) && paths.insert(path) {
+                put_stat(&mut out, path, stat, key);
+            }
         }
         let _ = write_atomically(&self.dir, &out);
     }
@@ -163,19 +221,23 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let text = include_str!("../../../examples/clean/contracts/clusters/orders-db.yaml");
         let cache = Cache::open(dir.path(), "version: 1\n").unwrap();
-        let first = cache.get_or_load(text, || (load(text), true));
-        cache.get_or_load("a: [", || (Some(Vec::new()), false));
+        let first = cache.get_or_load(text, None, || (load(text), true));
+        cache.get_or_load("a: [", None, || (Some(Vec::new()), false));
         cache.save();
         let gitignore = std::fs::read_to_string(dir.path().join(DIR).join(".gitignore")).unwrap();
         assert!(gitignore.contains('*'));
 
         let cache = Cache::open(dir.path(), "version: 1\n").unwrap();
-        assert_eq!(cache.old.len(), 1, "the file with findings is not stored");
-        let again = cache.get_or_load(text, || panic!("must come from the cache"));
+        assert_eq!(
+            cache.old.entries.len(),
+            1,
+            "the file with findings is not stored"
+        );
+        let again = cache.get_or_load(text, None, || panic!("must come from the cache"));
         assert!(same(&first, &again));
         // A changed text is a miss.
         let mut loaded = false;
-        cache.get_or_load(&format!("{text}\n"), || {
+        cache.get_or_load(&format!("{text}\n"), None, || {
             loaded = true;
             (None, true)
         });
@@ -183,7 +245,7 @@ mod tests {
 
         // Another config discards everything.
         let other = Cache::open(dir.path(), "version: 1\nfail_on: warning\n").unwrap();
-        assert!(other.old.is_empty());
+        assert!(other.old.entries.is_empty());
     }
 
     #[test]
@@ -196,6 +258,50 @@ mod tests {
         )
         .unwrap();
         let cache = Cache::open(dir.path(), "").unwrap();
-        assert!(cache.old.is_empty());
+        assert!(cache.old.entries.is_empty());
+    }
+
+    #[test]
+    fn a_settled_stat_gives_the_text_back_and_any_other_stat_is_a_miss() {
+        use super::stat::tests::stat;
+        let dir = tempfile::tempdir().unwrap();
+        let text = include_str!("../../../examples/clean/contracts/clusters/orders-db.yaml");
+        let path = Path::new("/repo/contracts/a.yaml");
+        let old = stat(7, text.len() as u64, 1_000, 1_000);
+        let racy = stat(8, text.len() as u64, 1_000, i64::MAX / 4);
+        let cache = Cache::open(dir.path(), "").unwrap();
+        let first = cache.get_or_load(text, Some((path, old)), || (load(text), true));
+        cache.get_or_load(text, Some((Path::new("/repo/b.yaml"), racy)), || {
+            (load(text), true)
+        });
+        cache.save();
+
+        let cache = Cache::open(dir.path(), "").unwrap();
+        assert_eq!(
+            cache.old.stats.len(),
+            1,
+            "a file changed just now is not recorded"
+        );
+        let (back, entry) = cache.by_stat(path, old).expect("a hit");
+        assert_eq!(back, text);
+        assert!(same(&first, &entry));
+        // Another inode, size, mtime or ctime, or another path: a miss.
+        for other in [
+            stat(9, text.len() as u64, 1_000, 1_000),
+            stat(7, text.len() as u64 + 1, 1_000, 1_000),
+            stat(7, text.len() as u64, 999, 1_000),
+            stat(7, text.len() as u64, 1_000, 1_001),
+        ] {
+            assert!(cache.by_stat(path, other).is_none(), "{other:?}");
+        }
+        assert!(
+            cache
+                .by_stat(Path::new("/repo/contracts/c.yaml"), old)
+                .is_none()
+        );
+        cache.save();
+        // A run that only hit by stat leaves the file as it was.
+        let cache = Cache::open(dir.path(), "").unwrap();
+        assert!(cache.by_stat(path, old).is_some());
     }
 }
