@@ -52,10 +52,7 @@ fn drop_index_concurrently_waits_for_the_index_holder_by_transaction_not_by_inde
         .iter()
         .map(|r| (r.get(0), r.get(1)))
         .collect();
-    let access_share = |rel: &str| {
-        held.iter()
-            .any(|(r, m)| r == rel && m == "AccessShareLock")
-    };
+    let access_share = |rel: &str| held.iter().any(|(r, m)| r == rel && m == "AccessShareLock");
     assert!(access_share("t") && access_share("t_a_idx"), "{held:?}");
 
     let mut worker = connect(&url);
@@ -78,7 +75,10 @@ fn drop_index_concurrently_waits_for_the_index_holder_by_transaction_not_by_inde
         if let Some(r) = rows.first() {
             break (r.get::<_, String>(0), r.get::<_, String>(1));
         }
-        assert!(!job.is_finished(), "DROP INDEX CONCURRENTLY did not wait for the holder");
+        assert!(
+            !job.is_finished(),
+            "DROP INDEX CONCURRENTLY did not wait for the holder"
+        );
         std::thread::sleep(std::time::Duration::from_millis(5));
     };
     let blocking: Vec<i32> = admin

@@ -145,11 +145,7 @@ pub fn locks_text(fa: &FileAnalysis, st: &Stmt) -> String {
         .locks
         .iter()
         .map(|(n, m)| (*m, n.display().to_string()))
-        .chain(
-            certain_toast(st)
-                .into_iter()
-                .map(|l| (l.mode, l.relation)),
-        )
+        .chain(certain_toast(st).into_iter().map(|l| (l.mode, l.relation)))
         .collect();
     if pairs.is_empty() {
         return "a lock on the index's table (not declared in earlier migrations)".into();
