@@ -312,7 +312,7 @@ impl Model {
         let tb = self.tables.entry(key(t)).or_default();
         match a {
             Alter::AddColumn { col, .. } => {
-                tb.columns.insert(col.name.clone(), col.clone());
+                tb.columns.insert(col.name.clone(), (**col).clone());
                 column_fk(tb, &t.name, col);
                 if let Some(r) = &col.references {
                     self.note_fk(&t.name, &r.name);
@@ -340,7 +340,7 @@ impl Model {
             } => {
                 let mut cd = tb.columns.remove(name).unwrap_or_default();
                 if *restated {
-                    cd = col.clone();
+                    cd = (**col).clone();
                 } else {
                     cd.ty = col.ty.clone();
                 }
