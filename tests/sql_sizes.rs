@@ -12,5 +12,5 @@ fn sizes() {
     // An ALTER action was 344 bytes with `ColumnDef` inline.
     assert!(alter <= 64, "Alter is {alter} bytes");
     assert!(op <= 152, "Op is {op} bytes");
-    assert!(stmt <= 368, "Stmt is {stmt} bytes");
+    assert!(stmt <= 304, "Stmt is {stmt} bytes");
 }
