@@ -35,7 +35,12 @@ pub(super) fn run(ctx: &RuleCtx, sink: &mut Sink, skip: Skip) {
                 check(ctx, &mut local)
             }));
             match result {
-                Ok(()) => local,
+                // A rule's list grew by doubling: give back the spare room
+                // before every rule's reports are held at once.
+                Ok(()) => {
+                    local.reports.shrink_to_fit();
+                    local
+                }
                 // One broken rule must not take the run down: report it and go on.
                 // With no file to point at, it still reaches the output: the
                 // run gets a file of its own below.
@@ -50,6 +55,10 @@ pub(super) fn run(ctx: &RuleCtx, sink: &mut Sink, skip: Skip) {
             }
         })
         .collect();
+    // Sized once: appending grows by doubling, copying every report and
+    // keeping up to twice the room, while each rule's own list is alive.
+    sink.reports
+        .reserve_exact(per_rule.iter().map(|l| l.reports.len()).sum());
     for mut local in per_rule {
         sink.reports.append(&mut local.reports);
         sink.notes.append(&mut local.notes);

@@ -44,18 +44,27 @@ pub struct Stmt {
     pub fk_checks_off: bool,
     pub effects: Vec<Effect>,
     pub locks: Vec<(Name, PgMode)>,
+    /// What few statements have (see `Rare`; read through `maybe_locks`,
+    /// `secondary` and `refused`).
+    rare: Option<Box<Rare>>,
+    pub rewrite: bool,
+    pub scan: bool,
+    /// MySQL/MariaDB: the algorithm and DML level the server would choose.
+    pub plan: Option<MyPlan>,
+}
+
+/// The facts most statements lack, boxed so that those pay one word each
+/// (inline they were 72 bytes of every statement the analysis keeps).
+#[derive(Debug, Default)]
+pub struct Rare {
     /// Locks taken only if rows reach the relation (`Effect::conditional`).
     pub maybe_locks: Vec<(Name, PgMode)>,
     /// The relations in `locks` that are indexes, views or sequences (not
     /// tables): `verify` observes those only where a prediction names them.
     pub secondary: Vec<String>,
-    pub rewrite: bool,
-    pub scan: bool,
     /// The server refuses the statement, and why (a lock-table row that
     /// says so): the migration fails there.
     pub refused: Option<String>,
-    /// MySQL/MariaDB: the algorithm and DML level the server would choose.
-    pub plan: Option<MyPlan>,
 }
 
 /// Where a script sits in its history.
@@ -116,6 +125,27 @@ impl FileAnalysis {
 }
 
 impl Stmt {
+    /// Locks taken only if rows reach the relation (`Effect::conditional`).
+    pub fn maybe_locks(&self) -> &[(Name, PgMode)] {
+        self.rare.as_ref().map_or(&[], |r| &r.maybe_locks)
+    }
+    /// The relations in `locks` that are indexes, views or sequences.
+    pub fn secondary(&self) -> &[String] {
+        self.rare.as_ref().map_or(&[], |r| &r.secondary)
+    }
+    /// Why the server refuses the statement, if it does.
+    pub fn refused(&self) -> Option<&str> {
+        self.rare.as_ref().and_then(|r| r.refused.as_deref())
+    }
+    /// Records the rare facts, boxed only when there are some.
+    pub fn set_rare(&mut self, mut rare: Rare) {
+        rare.maybe_locks.shrink_to_fit();
+        rare.secondary.shrink_to_fit();
+        let none =
+            rare.maybe_locks.is_empty() && rare.secondary.is_empty() && rare.refused.is_none();
+        self.rare = (!none).then(|| Box::new(rare));
+    }
+
     /// The facts every SQL finding carries (output.md).
     pub fn facts(&self, ctx: &FileCtx) -> SqlFacts {
         let locks = if let Some(plan) = self.plan {
@@ -392,11 +422,9 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
             fk_checks_off: false,
             effects: Vec::new(),
             locks: Vec::new(),
-            maybe_locks: Vec::new(),
-            secondary: Vec::new(),
+            rare: None,
             rewrite: false,
             scan: false,
-            refused: None,
             plan: None,
         });
     });

@@ -2,7 +2,7 @@
 //! its effects (the rows it triggers), the locks per relation (certain,
 //! and those taken only if rows reach the relation), rewrite, scan, a
 //! refusal, or the MySQL/MariaDB plan.
-use super::analysis::Stmt;
+use super::analysis::{Rare, Stmt};
 use super::context::FileCtx;
 use super::effects::{self, SessionFacts};
 use super::effects_my;
@@ -26,8 +26,6 @@ pub fn judge(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &Sessio
     // is tens of megabytes of nothing.
     st.effects.shrink_to_fit();
     st.locks.shrink_to_fit();
-    st.maybe_locks.shrink_to_fit();
-    st.secondary.shrink_to_fit();
 }
 
 fn judge_lists(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &SessionFacts) {
@@ -54,6 +52,7 @@ fn judge_lists(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &Sess
     st.effects = effects::pg(op, model, ctx, sess);
     let mut locks: Vec<(Name, PgMode)> = Vec::new();
     let mut maybe: Vec<(Name, PgMode)> = Vec::new();
+    let mut refused = None;
     fn put(list: &mut Vec<(Name, PgMode)>, n: &Name, m: PgMode) {
         match list.iter_mut().find(|(x, _)| x.name == n.name) {
             Some((_, old)) => *old = (*old).max(m),
@@ -70,8 +69,8 @@ fn judge_lists(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &Sess
     };
     for e in &st.effects {
         let row = locks::pg(e.key);
-        if row.refused && st.refused.is_none() {
-            st.refused = Some(row.notes.clone());
+        if row.refused && refused.is_none() {
+            refused = Some(row.notes.clone());
         }
         let mode = if e.key == "lock_table" {
             PgMode::parse(&e.detail)
@@ -97,7 +96,7 @@ fn judge_lists(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &Sess
     }
     // A relation locked for certain is not also a maybe.
     maybe.retain(|(n, _)| !locks.iter().any(|(x, _)| x.name == n.name));
-    st.secondary = locks
+    let secondary = locks
         .iter()
         .filter(|(n, _)| {
             let stored = super::schema::stored_name(&n.name);
@@ -114,5 +113,9 @@ fn judge_lists(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &Sess
         .map(|(n, _)| n.name.clone())
         .collect();
     st.locks = locks;
-    st.maybe_locks = maybe;
+    st.set_rare(Rare {
+        maybe_locks: maybe,
+        secondary,
+        refused,
+    });
 }

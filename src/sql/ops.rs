@@ -124,11 +124,14 @@ impl Constraint {
     }
 }
 
-/// One action of an `ALTER TABLE`.
+/// One action of an `ALTER TABLE`. The column and constraint payloads are
+/// boxed: inline, every action of every ALTER (a `SET NOT NULL` as much as
+/// an `ADD COLUMN`) took the size of a whole `ColumnDef`, and the analysis
+/// keeps every statement's actions for the run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Alter {
     AddColumn {
-        col: ColumnDef,
+        col: Box<ColumnDef>,
         if_not_exists: bool,
     },
     DropColumn {
@@ -140,7 +143,7 @@ pub enum Alter {
     ColumnType {
         name: String,
         new_name: Option<String>,
-        col: ColumnDef,
+        col: Box<ColumnDef>,
         using: bool,
         /// The USING expression is the column itself, or the column cast
         /// to the new type (`USING v`, `USING v::text`): the server judges
@@ -156,7 +159,7 @@ pub enum Alter {
     DropDefault(String),
     SetStorage(String),
     SetStatistics(String),
-    AddConstraint(Constraint),
+    AddConstraint(Box<Constraint>),
     ValidateConstraint(String),
     DropConstraint {
         name: String,

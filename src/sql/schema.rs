@@ -307,7 +307,7 @@ impl Model {
         let tb = self.tables.entry(key(t)).or_default();
         match a {
             Alter::AddColumn { col, .. } => {
-                tb.put_column(col.clone());
+                tb.put_column((**col).clone());
                 column_fk(tb, &t.name, col);
                 if let Some(r) = &col.references {
                     self.note_fk(&t.name, &r.name);
@@ -335,7 +335,7 @@ impl Model {
             } => {
                 let mut cd = tb.columns.get(name).cloned().unwrap_or_default();
                 if *restated {
-                    cd = col.clone();
+                    cd = (**col).clone();
                 } else {
                     cd.ty = col.ty.clone();
                 }

@@ -18,7 +18,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 let reached: Vec<&Name> = e
                     .other
                     .iter()
-                    .filter(|n| !st.secondary.contains(&n.name))
+                    .filter(|n| !st.secondary().contains(&n.name))
                     .collect();
                 let mut tables: Vec<&Name> = vec![t];
                 tables.extend(reached.iter().copied());

@@ -39,7 +39,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             let tables: Vec<&Name> = held
                 .iter()
                 .copied()
-                .filter(|n| !st.secondary.contains(&n.name))
+                .filter(|n| !st.secondary().contains(&n.name))
                 .collect();
             let sized = if tables.is_empty() {
                 held.clone()

@@ -29,8 +29,8 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 Some(Op::AlterTable { table, actions }) => actions
                     .iter()
                     .filter_map(|a| match a {
-                        Alter::AddColumn { col, .. } => Some((table.name.as_str(), col)),
-                        Alter::ColumnType { col, .. } => Some((table.name.as_str(), col)),
+                        Alter::AddColumn { col, .. } => Some((table.name.as_str(), &**col)),
+                        Alter::ColumnType { col, .. } => Some((table.name.as_str(), &**col)),
                         _ => None,
                     })
                     .collect(),

@@ -31,7 +31,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                     )),
                 _ => report
                     .var("what", &locks::pg(e.key).statement)
-                    .var("why", st.refused.clone().unwrap_or_default()),
+                    .var("why", st.refused().unwrap_or_default()),
             };
             sink.push(report);
         }

@@ -20,7 +20,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 Some(Op::AlterTable { table, actions }) => actions
                     .iter()
                     .filter_map(|a| match a {
-                        Alter::AddColumn { col, .. } => Some((table.display(), col)),
+                        Alter::AddColumn { col, .. } => Some((table.display(), &**col)),
                         _ => None,
                     })
                     .collect(),

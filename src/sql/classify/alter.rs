@@ -32,7 +32,7 @@ fn action(mut c: Cur) -> Alter {
             Alter::ColumnType {
                 name: col.name.clone(),
                 new_name: None,
-                col,
+                col: Box::new(col),
                 using: false,
                 using_plain: false,
                 collate: false,
@@ -46,7 +46,7 @@ fn action(mut c: Cur) -> Alter {
             Alter::ColumnType {
                 new_name: (col.name != old).then(|| col.name.clone()),
                 name: old,
-                col,
+                col: Box::new(col),
                 using: false,
                 using_plain: false,
                 collate: false,
@@ -115,12 +115,17 @@ fn action(mut c: Cur) -> Alter {
 
 fn add(mut c: Cur) -> Alter {
     if starts_constraint(&c) {
-        return constraint(&mut c).map_or(Alter::Other("add".into()), Alter::AddConstraint);
+        return constraint(&mut c).map_or(Alter::Other("add".into()), |con| {
+            Alter::AddConstraint(Box::new(con))
+        });
     }
     c.eat(&["column"]);
     let if_not_exists = c.eat(&["if", "not", "exists"]);
     match column_def(&mut c) {
-        Some(col) => Alter::AddColumn { col, if_not_exists },
+        Some(col) => Alter::AddColumn {
+            col: Box::new(col),
+            if_not_exists,
+        },
         None => Alter::Other("add".into()),
     }
 }
@@ -166,11 +171,11 @@ fn alter_column(mut c: Cur) -> Alter {
         let using = c.has_word("using");
         let using_plain = using && plain_using(&c, &name, &ty);
         return Alter::ColumnType {
-            col: ColumnDef {
+            col: Box::new(ColumnDef {
                 name: name.clone(),
                 ty,
                 ..ColumnDef::default()
-            },
+            }),
             name,
             new_name: None,
             using,

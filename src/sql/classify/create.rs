@@ -58,7 +58,7 @@ pub fn create(mut c: Cur, my: bool) -> Option<Op> {
                 if let Some(g) = c.group() {
                     con.columns = columns::idents(c.text, g);
                 }
-                let mut actions = vec![Alter::AddConstraint(con)];
+                let mut actions = vec![Alter::AddConstraint(Box::new(con))];
                 while !c.done() {
                     if let Some(w) = c.word_at(0).filter(|w| w == "algorithm" || w == "lock") {
                         c.i += 1;

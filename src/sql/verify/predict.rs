@@ -65,7 +65,7 @@ fn table_prediction(st: &Stmt, scans: Scans) -> Prediction {
             })
             .collect(),
         maybe: st
-            .maybe_locks
+            .maybe_locks()
             .iter()
             .map(|(n, m)| LockObs {
                 relation: n.name.clone(),
@@ -76,8 +76,8 @@ fn table_prediction(st: &Stmt, scans: Scans) -> Prediction {
         algorithm: st.plan.map(|p| p.algorithm.as_str().to_string()),
         lock_none: st.plan.map(|p| p.concurrent_dml),
         lock_exclusive: st.plan.is_some_and(|p| p.exclusive),
-        refused: st.refused.clone(),
-        secondary: st.secondary.clone(),
+        refused: st.refused().map(str::to_string),
+        secondary: st.secondary().to_vec(),
         scans: scans.certain,
         maybe_scans: scans.planned,
     }
