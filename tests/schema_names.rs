@@ -30,6 +30,11 @@ const FORMS: &[&str] = &[
      CHECK (1 > 0), CHECK (a + b > c));",
     "CREATE TABLE @ (a int CHECK (a > 0) CHECK (a < 10), c int);\nALTER TABLE @ ADD CHECK (c > 0);\n\
      ALTER TABLE @ ADD CHECK (a > c);\nALTER TABLE @ ADD COLUMN e int CHECK (e > 0);",
+    // A column CHECK is named after what its expression references, not
+    // after the column it is written on.
+    "CREATE TABLE @ (a int CHECK (b > 0), b int CHECK (a > b), c int CHECK (1 > 0), \
+     d text CHECK (length(d) > 0), e int CHECK (e > 0 AND e < 9));\n\
+     ALTER TABLE @ ADD COLUMN f int CHECK (c > 0);\nALTER TABLE @ ADD COLUMN g int CHECK (g > a);",
     // EXCLUDE: its elements' column names; an expression element is named
     // by its function (`lower`) or `expr`.
     "CREATE TABLE @ (r int4range, d tstzrange, x text, y text, a int, \

@@ -63,7 +63,7 @@ fn add_column(t: &Name, col: &ColumnDef, model: &Model) -> Vec<Effect> {
         "add_column"
     };
     let mut out = vec![e(key).col(&col.name).detail(col.ty.raw.clone())];
-    if col.check > 0 {
+    if !col.checks.is_empty() {
         out.push(e("add_column_check").col(&col.name));
     }
     if let Some(r) = &col.references {

@@ -70,8 +70,11 @@ pub struct ColumnDef {
     pub identity: bool,
     pub generated_stored: bool,
     pub auto_increment: bool,
-    /// How many column-level CHECKs it has.
-    pub check: u8,
+    /// Its column-level CHECKs, each as the identifiers its expression
+    /// names: PostgreSQL names a CHECK after the one column its expression
+    /// references, which need not be the column it is written on
+    /// (`a int CHECK (b > 0)` is `t_b_check`).
+    pub checks: Vec<Vec<String>>,
     pub charset: Option<String>,
     /// MySQL `FIRST` / `AFTER col`.
     pub positioned: bool,

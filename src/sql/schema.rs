@@ -113,12 +113,12 @@ impl Model {
         }
     }
 
-    /// Column-level CHECKs, named as if each named its own column only
-    /// (`t_col_check`, `t_col_check1`, …).
+    /// Column-level CHECKs, named like table CHECKs after the columns their
+    /// expressions reference (`t_col_check`, `t_check`, a number while taken).
     fn column_check(&mut self, t: &Name, c: &ColumnDef) {
-        for _ in 0..c.check {
+        for names in &c.checks {
             let mut con = Constraint::new(None, ConstraintKind::Check);
-            con.columns = vec![c.name.clone()];
+            con.columns = names.clone();
             self.add_constraint(t, &con);
         }
     }

@@ -185,8 +185,8 @@ pub fn column_def(c: &mut Cur) -> Option<ColumnDef> {
             col.references = c.name();
             col.ref_column = c.group().and_then(|g| idents(c.text, g).into_iter().next());
         } else if c.eat(&["check"]) {
-            col.check = col.check.saturating_add(1);
-            c.group();
+            let names = c.group().map(|g| idents(c.text, g)).unwrap_or_default();
+            col.checks.push(names);
         } else if c.eat(&["generated"]) {
             let mut saw_identity = false;
             while !c.done() && !c.is_punct(0, "(") {
