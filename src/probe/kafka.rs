@@ -110,6 +110,18 @@ pub fn bootstrap(url: &str) -> Result<Vec<String>, Failure> {
             "the kafka:// URL carries credentials, but the probe does not authenticate with SASL: not probed",
         ));
     }
+    // SASL settings pasted as parameters ask for what credentials in the
+    // authority ask for: refused the same way, never silently dropped.
+    let query = rest.split_once('?').map_or("", |(_, q)| q);
+    if let Some(key) = query
+        .split(['&', '#'])
+        .filter_map(|kv| kv.split('=').next())
+        .find(|k| k.to_ascii_lowercase().starts_with("sasl"))
+    {
+        return Err(Failure::new(format!(
+            "the kafka:// URL carries the SASL setting `{key}`, but the probe does not authenticate with SASL: not probed"
+        )));
+    }
     let hosts: Vec<String> = authority
         .split(',')
         .map(str::trim)

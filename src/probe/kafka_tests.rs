@@ -172,6 +172,10 @@ fn bootstrap_lists() {
     assert!(bootstrap("kafka://").is_err());
     let e = bootstrap("kafka://u:secret@a:9092").unwrap_err();
     assert!(!e.detail.contains("secret"), "{}", e.detail);
+    let e = bootstrap("kafka://a:9092?sasl.jaas.config=x%3D%22secret%22").unwrap_err();
+    assert!(e.detail.contains("`sasl.jaas.config`"), "{}", e.detail);
+    assert!(!e.detail.contains("secret"), "{}", e.detail);
+    assert!(bootstrap("kafka://a:9092?SASL_MECHANISM=PLAIN").is_err());
 }
 
 #[test]
