@@ -9,6 +9,7 @@ use crate::source::Span;
 use crate::sql::analysis::{self, Analysis, FileAnalysis, Stmt};
 use crate::sql::context::Heat;
 use crate::sql::effects::Effect;
+use crate::sql::effects_toast::{ToastLock, toast_locks};
 use crate::sql::lexer::{self, Tok};
 use crate::sql::locks::{self, PgMode};
 use crate::sql::ops::Name;
@@ -139,17 +140,67 @@ pub fn locks_text(fa: &FileAnalysis, st: &Stmt) -> String {
     if let Some(plan) = st.plan {
         return analysis::my_mode(plan);
     }
-    let parts: Vec<String> = st
+    let _ = fa;
+    let pairs: Vec<(PgMode, String)> = st
         .locks
         .iter()
-        .map(|(n, m)| format!("{} on {}", m.as_str(), n.display()))
+        .map(|(n, m)| (*m, n.display().to_string()))
+        .chain(
+            certain_toast(st)
+                .into_iter()
+                .map(|l| (l.mode, l.relation)),
+        )
         .collect();
-    let _ = fa;
-    if parts.is_empty() {
-        "a lock on the index's table (not declared in earlier migrations)".into()
-    } else {
-        parts.join(", ")
+    if pairs.is_empty() {
+        return "a lock on the index's table (not declared in earlier migrations)".into();
     }
+    by_mode(&pairs)
+}
+
+/// One clause per mode, in the order the modes first appear, so a rewrite
+/// that locks a table, its indexes and its TOAST table reads "ACCESS
+/// EXCLUSIVE on t, t_pkey and pg_toast of t" instead of repeating the mode
+/// (and running into the message's length bound).
+fn by_mode(pairs: &[(PgMode, String)]) -> String {
+    let mut modes: Vec<PgMode> = Vec::new();
+    for (m, _) in pairs {
+        if !modes.contains(m) {
+            modes.push(*m);
+        }
+    }
+    let clauses: Vec<String> = modes
+        .iter()
+        .map(|m| {
+            let names: Vec<&str> = pairs
+                .iter()
+                .filter(|(x, _)| x == m)
+                .map(|(_, n)| n.as_str())
+                .collect();
+            format!("{} on {}", m.as_str(), and_list(&names))
+        })
+        .collect();
+    clauses.join("; ")
+}
+
+fn and_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The TOAST tables and TOAST indexes the statement always locks (named
+/// as verify names them: `pg_toast of t`, `index of pg_toast of t`).
+pub fn certain_toast(st: &Stmt) -> Vec<ToastLock> {
+    let mut v: Vec<ToastLock> = Vec::new();
+    for l in toast_locks(&st.effects).into_iter().filter(|l| l.certain) {
+        match v.iter_mut().find(|x| x.relation == l.relation) {
+            Some(x) => x.mode = x.mode.max(l.mode),
+            None => v.push(l),
+        }
+    }
+    v
 }
 
 /// Whether the effect's table existed before this file.
