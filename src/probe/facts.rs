@@ -13,6 +13,31 @@ pub enum Facts {
     Topic(TopicFacts),
 }
 
+macro_rules! facts_of {
+    ($($fn:ident: $variant:ident($ty:ty)),* $(,)?) => {
+        impl Facts {
+            $(
+                /// These facts, when they are of this kind.
+                pub fn $fn(&self) -> Option<&$ty> {
+                    match self {
+                        Facts::$variant(f) => Some(f),
+                        _ => None,
+                    }
+                }
+            )*
+        }
+    };
+}
+
+facts_of! {
+    db: Db(DbFacts),
+    redis: Redis(RedisFacts),
+    stream: Stream(StreamFacts),
+    queue: Queue(QueueFacts),
+    managed_queue: ManagedQueue(ManagedQueueFacts),
+    topic: Topic(TopicFacts),
+}
+
 /// A Kafka topic, as the admin protocol (Metadata, DescribeConfigs) shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TopicFacts {
@@ -30,6 +55,20 @@ pub struct TopicFacts {
     pub retention_ms: Option<i64>,
     /// Why no configs were read (refused, not offered), when the broker said.
     pub configs_error: Option<String>,
+    /// The partitions that are not whole now, in partition order.
+    pub degraded: Vec<PartitionHealth>,
+}
+
+/// A partition that is under-replicated (fewer in-sync replicas than
+/// replicas, or a replica offline) or has no leader, as Metadata shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PartitionHealth {
+    pub partition: i32,
+    pub replicas: usize,
+    pub in_sync: usize,
+    pub offline: usize,
+    /// `false`: the leader is `-1` (none elected) or one of the offline replicas.
+    pub has_leader: bool,
 }
 
 impl TopicFacts {

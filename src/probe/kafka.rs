@@ -3,14 +3,16 @@
 //! then `DescribeConfigs` of that topic (`min.insync.replicas`,
 //! `cleanup.policy`, `retention.ms`). Both are reads; nothing is created,
 //! produced or committed. Permissions: `Describe` on the topic and
-//! `DescribeConfigs` on the topic (ACLs), nothing on the cluster. Plain TCP
-//! only: a `kafka://user:pass@…` URL (SASL) is refused with a finding, not
-//! tried without its credentials.
+//! `DescribeConfigs` on the topic (ACLs), nothing on the cluster. Plain TCP,
+//! or TLS for `kafkas://` (or `?security.protocol=SSL`); no SASL: a
+//! `kafka://user:pass@…` URL is refused with a finding, not tried without
+//! its credentials.
 use super::Failure;
-use super::facts::TopicFacts;
+use super::facts::{PartitionHealth, TopicFacts};
 use super::kafka_wire::{Conn, error};
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
+use kafka_protocol::messages::metadata_response::MetadataResponsePartition;
 use kafka_protocol::messages::{
     DescribeConfigsRequest, DescribeConfigsResponse, MetadataRequest, MetadataResponse, TopicName,
 };
@@ -29,7 +31,12 @@ pub fn probe(url: &str, topic: &str, timeout: Duration) -> Result<TopicFacts, Fa
         ));
     }
     let hosts = bootstrap(url)?;
-    let mut conn = Conn::open(&hosts, Instant::now() + timeout)?;
+    let tls = if wants_tls(url)? {
+        Some(super::kafka_wire::tls_config()?)
+    } else {
+        None
+    };
+    let mut conn = Conn::open(&hosts, tls.as_ref(), Instant::now() + timeout)?;
     let Some(version) = conn.version::<MetadataRequest>(METADATA_MIN) else {
         return Err(Failure::new(
             "the broker offers no Metadata version >= 4 (the first that does not auto-create a topic it is asked about): not probed",
@@ -65,14 +72,55 @@ pub fn probe(url: &str, topic: &str, timeout: Duration) -> Result<TopicFacts, Fa
     Ok(facts)
 }
 
+/// Whether the URL asks for TLS: the scheme `kafkas://` (or `kafka+ssl://`),
+/// or the client setting `security.protocol` as a query parameter (`SSL`;
+/// `PLAINTEXT` is the default). A SASL protocol is refused: the probe does
+/// not authenticate, and trying without would only be refused further on.
+pub fn wants_tls(url: &str) -> Result<bool, Failure> {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("kafka", url));
+    let by_scheme = matches!(scheme, "kafkas" | "kafka+ssl");
+    let query = rest.split_once('?').map_or("", |(_, q)| q);
+    let query = query.split('#').next().unwrap_or("");
+    let protocol = query.split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=')?;
+        matches!(k, "security.protocol" | "security_protocol").then_some(v)
+    });
+    match protocol.map(str::to_ascii_uppercase).as_deref() {
+        None => Ok(by_scheme),
+        Some("SSL") => Ok(true),
+        Some("PLAINTEXT") if !by_scheme => Ok(false),
+        Some("PLAINTEXT") => Err(Failure::new(format!(
+            "`{scheme}://` is TLS but security.protocol says PLAINTEXT: not probed"
+        ))),
+        Some(p @ ("SASL_SSL" | "SASL_PLAINTEXT")) => Err(Failure::new(format!(
+            "security.protocol {p}: the probe does not authenticate with SASL: not probed"
+        ))),
+        Some(p) => Err(Failure::new(format!(
+            "security.protocol `{p}` is none of PLAINTEXT, SSL: not probed"
+        ))),
+    }
+}
+
 /// The bootstrap `host:port` list of `kafka://h1:9092,h2:9092[/…]`.
 pub fn bootstrap(url: &str) -> Result<Vec<String>, Failure> {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     if authority.contains('@') {
         return Err(Failure::new(
-            "the kafka:// URL carries credentials, but the probe speaks plain TCP without SASL: not probed",
+            "the kafka:// URL carries credentials, but the probe does not authenticate with SASL: not probed",
         ));
+    }
+    // SASL settings pasted as parameters ask for what credentials in the
+    // authority ask for: refused the same way, never silently dropped.
+    let query = rest.split_once('?').map_or("", |(_, q)| q);
+    if let Some(key) = query
+        .split(['&', '#'])
+        .filter_map(|kv| kv.split('=').next())
+        .find(|k| k.to_ascii_lowercase().starts_with("sasl"))
+    {
+        return Err(Failure::new(format!(
+            "the kafka:// URL carries the SASL setting `{key}`, but the probe does not authenticate with SASL: not probed"
+        )));
     }
     let hosts: Vec<String> = authority
         .split(',')
@@ -127,7 +175,24 @@ pub fn from_metadata(meta: &MetadataResponse, topic: &str) -> Result<TopicFacts,
         .map(|p| p.replica_nodes.len())
         .min()
         .unwrap_or(0);
+    facts.degraded = t.partitions.iter().filter_map(health).collect();
+    facts.degraded.sort_by_key(|h| h.partition);
     Ok(facts)
+}
+
+/// A partition that is not whole: an in-sync set smaller than its
+/// replicas, a replica the broker lists as offline, or no live leader
+/// (`None`: the partition is whole).
+fn health(p: &MetadataResponsePartition) -> Option<PartitionHealth> {
+    let leader = p.leader_id.0;
+    let h = PartitionHealth {
+        partition: p.partition_index,
+        replicas: p.replica_nodes.len(),
+        in_sync: p.isr_nodes.len(),
+        offline: p.offline_replicas.len(),
+        has_leader: leader >= 0 && !p.offline_replicas.iter().any(|r| r.0 == leader),
+    };
+    (h.in_sync < h.replicas || h.offline > 0 || !h.has_leader).then_some(h)
 }
 
 /// The topic's configs from a DescribeConfigs answer; an entry the broker

@@ -96,6 +96,42 @@ fn a_three_broker_topic_with_its_configs() {
 }
 
 #[test]
+fn under_replicated_offline_and_leaderless_partitions() {
+    let mut meta = metadata("orders", 0, &[3, 3, 3, 3]);
+    {
+        let parts = &mut meta.topics[0].partitions;
+        // 1: a follower out of the ISR; 2: a replica offline (and out of
+        // the ISR); 3: no leader elected.
+        parts[1].isr_nodes = vec![BrokerId(1), BrokerId(2)];
+        parts[2].isr_nodes = vec![BrokerId(1)];
+        parts[2].offline_replicas = vec![BrokerId(3)];
+        parts[3].leader_id = BrokerId(-1);
+    }
+    let meta = wire(&meta, 12);
+    let f = from_metadata(&meta, "orders").unwrap();
+    assert_eq!(f.replication_factor, 3, "assigned replicas, not the ISR");
+    let h = |partition, in_sync, offline, has_leader| PartitionHealth {
+        partition,
+        replicas: 3,
+        in_sync,
+        offline,
+        has_leader,
+    };
+    assert_eq!(
+        f.degraded,
+        [h(1, 2, 0, true), h(2, 1, 1, true), h(3, 3, 0, false)]
+    );
+    // A leader that is itself listed offline is no leader.
+    let mut meta = metadata("orders", 0, &[3]);
+    meta.topics[0].partitions[0].offline_replicas = vec![BrokerId(1)];
+    let f = from_metadata(&wire(&meta, 12), "orders").unwrap();
+    assert!(!f.degraded[0].has_leader);
+    // Whole partitions: nothing degraded.
+    let f = from_metadata(&metadata("orders", 0, &[3, 1]), "orders").unwrap();
+    assert_eq!(f.degraded, []);
+}
+
+#[test]
 fn a_missing_topic_and_a_refused_one() {
     let f = from_metadata(&metadata("orders", 3, &[]), "orders").unwrap();
     assert!(!f.exists);
@@ -136,4 +172,27 @@ fn bootstrap_lists() {
     assert!(bootstrap("kafka://").is_err());
     let e = bootstrap("kafka://u:secret@a:9092").unwrap_err();
     assert!(!e.detail.contains("secret"), "{}", e.detail);
+    let e = bootstrap("kafka://a:9092?sasl.jaas.config=x%3D%22secret%22").unwrap_err();
+    assert!(e.detail.contains("`sasl.jaas.config`"), "{}", e.detail);
+    assert!(!e.detail.contains("secret"), "{}", e.detail);
+    assert!(bootstrap("kafka://a:9092?SASL_MECHANISM=PLAIN").is_err());
+}
+
+#[test]
+fn tls_from_the_scheme_or_security_protocol() {
+    assert!(!wants_tls("kafka://a:9092").unwrap());
+    assert!(wants_tls("kafkas://a:9093").unwrap());
+    assert!(wants_tls("kafka+ssl://a:9093").unwrap());
+    assert!(wants_tls("kafka://a:9093?security.protocol=SSL").unwrap());
+    assert!(wants_tls("kafka://a:9093/?security_protocol=ssl").unwrap());
+    assert!(!wants_tls("kafka://a:9092?security.protocol=PLAINTEXT").unwrap());
+    let e = wants_tls("kafkas://a?security.protocol=PLAINTEXT").unwrap_err();
+    assert!(e.detail.contains("PLAINTEXT"), "{}", e.detail);
+    let e = wants_tls("kafka://a?security.protocol=SASL_SSL").unwrap_err();
+    assert!(e.detail.contains("SASL"), "{}", e.detail);
+    assert!(wants_tls("kafka://a?security.protocol=TLS").is_err());
+    assert_eq!(
+        bootstrap("kafkas://a:9093?security.protocol=SSL").unwrap(),
+        ["a:9093"]
+    );
 }

@@ -1,22 +1,89 @@
-//! The Kafka wire protocol over one blocking TCP connection: each request is
-//! a length-prefixed frame (header + body, encoded by `kafka-protocol`), each
-//! answer is read back under the probe's deadline and matched by correlation
-//! id. ApiVersions comes first so that every later request is sent in a
-//! version both sides speak.
+//! The Kafka wire protocol over one blocking TCP connection, plain or TLS
+//! (rustls): each request is a length-prefixed frame (header + body,
+//! encoded by `kafka-protocol`), each answer is read back under the probe's
+//! deadline and matched by correlation id. ApiVersions comes first so that
+//! every later request is sent in a version both sides speak.
 use super::Failure;
 use bytes::{Bytes, BytesMut};
 use kafka_protocol::messages::{ApiKey, ApiVersionsRequest, RequestHeader, ResponseHeader};
 use kafka_protocol::protocol::{Decodable, Encodable, Request, StrBytes, VersionRange};
+use rustls::pki_types::ServerName;
+use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// A larger answer is not a Metadata or DescribeConfigs answer for one
 /// topic: refuse it rather than allocate whatever a stranger announces.
 const MAX_FRAME: usize = 16 << 20;
 
+/// The connection to one broker: plain TCP, or TLS over it.
+enum Stream {
+    Plain(TcpStream),
+    Tls(Box<StreamOwned<ClientConnection, TcpStream>>),
+}
+
+impl Stream {
+    fn tcp(&self) -> &TcpStream {
+        match self {
+            Stream::Plain(s) => s,
+            Stream::Tls(s) => &s.sock,
+        }
+    }
+}
+
+impl Read for Stream {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self {
+            Stream::Plain(s) => s.read(buf),
+            Stream::Tls(s) => s.read(buf),
+        }
+    }
+}
+
+impl Write for Stream {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Stream::Plain(s) => s.write(buf),
+            Stream::Tls(s) => s.write(buf),
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Stream::Plain(s) => s.flush(),
+            Stream::Tls(s) => s.flush(),
+        }
+    }
+}
+
+/// The client side of `kafkas://`: the system's trusted CAs (or the ones
+/// `SSL_CERT_FILE` / `SSL_CERT_DIR` name), no client certificate, the ring
+/// provider named explicitly so no process-wide default is needed.
+pub fn tls_config() -> Result<Arc<ClientConfig>, Failure> {
+    let found = rustls_native_certs::load_native_certs();
+    let mut roots = RootCertStore::empty();
+    let (_added, _ignored) = roots.add_parsable_certificates(found.certs);
+    if roots.is_empty() {
+        let why = found
+            .errors
+            .first()
+            .map_or_else(|| "none found".to_string(), ToString::to_string);
+        return Err(Failure::new(format!(
+            "no trusted CA certificate for the TLS connection (the system store, SSL_CERT_FILE or SSL_CERT_DIR): {why}"
+        )));
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| Failure::new(format!("TLS setup: {e}")))?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    Ok(Arc::new(config))
+}
+
 pub struct Conn {
-    stream: TcpStream,
+    stream: Stream,
     deadline: Instant,
     correlation: i32,
     /// What the broker offers per API key (from ApiVersions).
@@ -24,11 +91,20 @@ pub struct Conn {
 }
 
 impl Conn {
-    /// Connects to the first bootstrap address that answers, and asks its API versions.
-    pub fn open(hosts: &[String], deadline: Instant) -> Result<Conn, Failure> {
+    /// Connects to the first bootstrap address that answers (over TLS when
+    /// `tls` is given), and asks its API versions.
+    pub fn open(
+        hosts: &[String],
+        tls: Option<&Arc<ClientConfig>>,
+        deadline: Instant,
+    ) -> Result<Conn, Failure> {
         let mut last = Failure::new("no bootstrap address in the kafka:// URL");
         for host in hosts {
-            match connect(host, deadline) {
+            let stream = connect(host, deadline).and_then(|tcp| match tls {
+                None => Ok(Stream::Plain(tcp)),
+                Some(config) => handshake(host, tcp, config, deadline),
+            });
+            match stream {
                 Ok(stream) => {
                     let mut conn = Conn {
                         stream,
@@ -113,6 +189,13 @@ impl Conn {
         self.stream
             .read_exact(&mut len)
             .map_err(|e| io_failure(&format!("reading the {key:?} answer"), &e))?;
+        // A TLS record (alert 0x15, handshake 0x16, version 3.x) where a
+        // frame length should be: the listener wants TLS.
+        if matches!(len, [0x15 | 0x16, 3, 0..=4, _]) {
+            return Err(Failure::new(format!(
+                "the broker answered {key:?} with TLS: the listener wants TLS (kafkas://)"
+            )));
+        }
         let len = usize::try_from(i32::from_be_bytes(len)).unwrap_or(usize::MAX);
         if len > MAX_FRAME {
             return Err(Failure::new(format!(
@@ -129,15 +212,52 @@ impl Conn {
 
     /// Every read and write waits at most until the probe's deadline.
     fn arm(&self) -> Result<(), Failure> {
-        let left = self
-            .deadline
-            .checked_duration_since(Instant::now())
-            .filter(|d| !d.is_zero())
-            .ok_or_else(|| Failure::new("no answer within the probe time limit"))?;
-        let _ = self.stream.set_read_timeout(Some(left));
-        let _ = self.stream.set_write_timeout(Some(left));
-        Ok(())
+        arm(self.stream.tcp(), self.deadline)
     }
+}
+
+/// Bounds the socket's next reads and writes by the deadline.
+fn arm(tcp: &TcpStream, deadline: Instant) -> Result<(), Failure> {
+    let left = deadline
+        .checked_duration_since(Instant::now())
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| Failure::new("no answer within the probe time limit"))?;
+    let _ = tcp.set_read_timeout(Some(left));
+    let _ = tcp.set_write_timeout(Some(left));
+    Ok(())
+}
+
+/// The TLS handshake, done before the first request so that a certificate
+/// the client does not trust is said as such (not as a failed ApiVersions).
+fn handshake(
+    host: &str,
+    mut tcp: TcpStream,
+    config: &Arc<ClientConfig>,
+    deadline: Instant,
+) -> Result<Stream, Failure> {
+    // `host:port` or `[v6]:port`: the name the certificate must carry.
+    let name = host
+        .rsplit_once(':')
+        .map_or(host, |(h, _)| h)
+        .trim_start_matches('[')
+        .trim_end_matches(']');
+    let server = ServerName::try_from(name.to_string())
+        .map_err(|e| Failure::new(format!("TLS: `{name}` is not a server name: {e}")))?;
+    let mut tls = ClientConnection::new(Arc::clone(config), server)
+        .map_err(|e| Failure::new(format!("TLS setup: {e}")))?;
+    while tls.is_handshaking() {
+        arm(&tcp, deadline)?;
+        tls.complete_io(&mut tcp).map_err(|e| {
+            let what = format!("TLS handshake with {host}");
+            match e.kind() {
+                std::io::ErrorKind::UnexpectedEof => Failure::new(format!(
+                    "{what}: the broker closed the connection (a plain-TCP listener? then kafka://)"
+                )),
+                _ => io_failure(&what, &e),
+            }
+        })?;
+    }
+    Ok(Stream::Tls(Box::new(StreamOwned::new(tls, tcp))))
 }
 
 fn connect(host: &str, deadline: Instant) -> Result<TcpStream, Failure> {

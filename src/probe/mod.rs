@@ -23,8 +23,8 @@ pub mod redis;
 mod target;
 
 pub use facts::{
-    ConsumerFacts, DbFacts, Facts, ManagedQueueFacts, QueueFacts, RedisFacts, Replica, StreamFacts,
-    TableRows, TopicFacts,
+    ConsumerFacts, DbFacts, Facts, ManagedQueueFacts, PartitionHealth, QueueFacts, RedisFacts,
+    Replica, StreamFacts, TableRows, TopicFacts,
 };
 pub use target::{Role, Target, resolve};
 
@@ -65,47 +65,41 @@ impl Failure {
 }
 
 impl Observations {
-    /// The database probe of a Cluster contract, when it succeeded.
-    pub fn db(&self, contract: usize) -> Option<(&Probe, &DbFacts)> {
+    /// The successful probe of `contract` whose facts `pick` accepts: one
+    /// lookup for every kind, so the accessors below differ only in `pick`.
+    pub fn find<T>(
+        &self,
+        contract: usize,
+        pick: impl Fn(&Facts) -> Option<&T>,
+    ) -> Option<(&Probe, &T)> {
         self.probes.iter().find_map(|p| match &p.result {
-            Ok(Facts::Db(f)) if p.contract == contract => Some((p, f)),
+            Ok(f) if p.contract == contract => pick(f).map(|t| (p, t)),
             _ => None,
         })
+    }
+    /// The database probe of a Cluster contract, when it succeeded.
+    pub fn db(&self, contract: usize) -> Option<(&Probe, &DbFacts)> {
+        self.find(contract, Facts::db)
     }
     /// The broker probe of an EventBoundary (NATS JetStream), when it succeeded.
     pub fn stream(&self, contract: usize) -> Option<(&Probe, &StreamFacts)> {
-        self.probes.iter().find_map(|p| match &p.result {
-            Ok(Facts::Stream(f)) if p.contract == contract => Some((p, f)),
-            _ => None,
-        })
+        self.find(contract, Facts::stream)
     }
     /// The broker probe of an EventBoundary (RabbitMQ), when it succeeded.
     pub fn queue(&self, contract: usize) -> Option<(&Probe, &QueueFacts)> {
-        self.probes.iter().find_map(|p| match &p.result {
-            Ok(Facts::Queue(f)) if p.contract == contract => Some((p, f)),
-            _ => None,
-        })
+        self.find(contract, Facts::queue)
     }
     /// The management-API probe of an EventBoundary's RabbitMQ queue, when it succeeded.
     pub fn managed_queue(&self, contract: usize) -> Option<(&Probe, &ManagedQueueFacts)> {
-        self.probes.iter().find_map(|p| match &p.result {
-            Ok(Facts::ManagedQueue(f)) if p.contract == contract => Some((p, f)),
-            _ => None,
-        })
+        self.find(contract, Facts::managed_queue)
     }
     /// The broker probe of an EventBoundary (Kafka), when it succeeded.
     pub fn topic(&self, contract: usize) -> Option<(&Probe, &TopicFacts)> {
-        self.probes.iter().find_map(|p| match &p.result {
-            Ok(Facts::Topic(f)) if p.contract == contract => Some((p, f)),
-            _ => None,
-        })
+        self.find(contract, Facts::topic)
     }
     /// The Redis dedup-tier probe of an EventBoundary, when it succeeded.
     pub fn redis(&self, contract: usize) -> Option<(&Probe, &RedisFacts)> {
-        self.probes.iter().find_map(|p| match &p.result {
-            Ok(Facts::Redis(f)) if p.contract == contract => Some((p, f)),
-            _ => None,
-        })
+        self.find(contract, Facts::redis)
     }
 }
 
@@ -199,7 +193,9 @@ fn dispatch(role: Role, url: &str, names: &Names, timeout: Duration) -> Result<F
         (Role::Management, "http" | "https") => {
             rabbitmq_admin::probe(url, &names.vhost, &names.queue, timeout).map(Facts::ManagedQueue)
         }
-        (Role::Broker, "kafka") => kafka::probe(url, &names.topic, timeout).map(Facts::Topic),
+        (Role::Broker, "kafka" | "kafkas" | "kafka+ssl") => {
+            kafka::probe(url, &names.topic, timeout).map(Facts::Topic)
+        }
         (Role::Dedup, "redis" | "rediss") => redis::probe(url, timeout).map(Facts::Redis),
         _ => Err(Failure::new(format!("`{scheme}://` ({})", role.expects()))),
     }

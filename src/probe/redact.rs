@@ -19,7 +19,9 @@ pub fn url(url: &str) -> String {
     }
 }
 
-/// `?password=…` (libpq and the MySQL URLs accept it) is a secret too.
+/// `?password=…` (libpq and the MySQL URLs accept it) is a secret too, and
+/// so are Kafka client settings pasted as parameters (`sasl.password`,
+/// `ssl.key.password`, `sasl.jaas.config` with its `password="…"`).
 fn redact_query(tail: &str) -> String {
     let Some((path, query)) = tail.split_once('?') else {
         return tail.to_string();
@@ -36,7 +38,9 @@ fn redact_query(tail: &str) -> String {
 
 fn is_secret_key(k: &str) -> bool {
     let k = k.to_ascii_lowercase();
-    k.contains("pass") || k.contains("secret") || k.contains("token")
+    ["pass", "secret", "token", "jaas", "credential"]
+        .iter()
+        .any(|s| k.contains(s))
 }
 
 /// The strings that must not appear in any output: the password (raw and
@@ -126,6 +130,34 @@ mod tests {
             "postgres://h/db?user=u&password=***"
         );
         assert_eq!(url("not a url"), "***");
+    }
+
+    #[test]
+    fn kafka_urls_are_redacted_with_every_bootstrap_host_kept() {
+        assert_eq!(
+            url("kafka://probe:pa%3Ass@b1:9092,b2:9092,[::1]:9094/orders"),
+            "kafka://probe:***@b1:9092,b2:9092,[::1]:9094/orders"
+        );
+        assert_eq!(
+            url("kafkas://probe:hunter2@b1:9093?security.protocol=SSL"),
+            "kafkas://probe:***@b1:9093?security.protocol=SSL"
+        );
+        assert_eq!(
+            url("kafka+ssl://b1:9093?sasl.username=u&sasl.password=pw&ssl.key.password=kp"),
+            "kafka+ssl://b1:9093?sasl.username=u&sasl.password=***&ssl.key.password=***"
+        );
+        let jaas = "kafka://b1?sasl.jaas.config=PlainLoginModule%20required%20password%3D%22jp%22";
+        assert_eq!(url(jaas), "kafka://b1?sasl.jaas.config=***");
+        let s = secrets("kafkas://probe:pa%3Ass@b1:9093?sasl.password=pw2");
+        for secret in ["pa%3Ass", "pa:ss", "pw2"] {
+            assert!(s.contains(&secret.to_string()), "{secret}: {s:?}");
+        }
+        assert_eq!(
+            scrub("SASL pa:ss refused for pw2", &s),
+            "SASL *** refused for ***"
+        );
+        let s = secrets(jaas);
+        assert!(s.iter().any(|v| v.contains("password=\"jp\"")), "{s:?}");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::settings::ProbeSettings;
 pub enum Role {
     /// A Cluster's database (postgres://, mysql://).
     Database,
-    /// An EventBoundary's broker (nats://, amqp://, kafka://).
+    /// An EventBoundary's broker (nats://, amqp://, kafka://, kafkas://).
     Broker,
     /// An EventBoundary's Redis dedup tier (redis://).
     Dedup,
@@ -25,7 +25,9 @@ impl Role {
     pub fn expects(self) -> &'static str {
         match self {
             Role::Database => "a Cluster probes postgres://, postgresql://, mysql:// or mariadb://",
-            Role::Broker => "an EventBoundary's broker probes nats://, amqp:// or kafka://",
+            Role::Broker => {
+                "an EventBoundary's broker probes nats://, amqp://, kafka:// or kafkas://"
+            }
             Role::Dedup => "a dedup tier probes redis:// or rediss://",
             Role::Management => "a RabbitMQ management target probes http:// (not https://)",
         }

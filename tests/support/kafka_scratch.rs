@@ -104,6 +104,25 @@ impl Tansu {
     }
 }
 
+/// A relay edit (`kafka_proxy::Relay`): every partition gets three
+/// replicas (its leader and two brokers that do not exist), all in sync but
+/// for partition 0, which has only its leader in sync and one follower
+/// offline. The state a three-node cluster shows with one node down.
+pub fn degrade_first_partition(meta: &mut kafka_protocol::messages::MetadataResponse) {
+    use kafka_protocol::messages::BrokerId;
+    for t in &mut meta.topics {
+        for p in &mut t.partitions {
+            let leader = p.leader_id;
+            p.replica_nodes = vec![leader, BrokerId(1001), BrokerId(1002)];
+            p.isr_nodes = p.replica_nodes.clone();
+            if p.partition_index == 0 {
+                p.isr_nodes = vec![leader];
+                p.offline_replicas = vec![BrokerId(1002)];
+            }
+        }
+    }
+}
+
 impl Drop for Tansu {
     fn drop(&mut self) {
         let _ = self.child.kill();

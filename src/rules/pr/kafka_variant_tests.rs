@@ -6,9 +6,9 @@
 //! from real answers is tested in `probe/kafka_tests.rs`; the missing topic,
 //! partitions, replicas 1 and the unreported configs are probed for real in
 //! tests/probe_kafka.rs.
-use super::variant_tests::{HEAD, judge};
+use super::variant_tests::{HEAD, judge, reports};
 use crate::catalog::RuleId;
-use crate::probe::{Facts, Role, TopicFacts};
+use crate::probe::{Facts, PartitionHealth, Role, TopicFacts};
 
 fn boundary(extra: &str) -> String {
     format!(
@@ -27,11 +27,65 @@ fn topic(min_isr: i64, policy: &str, retention_ms: i64) -> TopicFacts {
         cleanup_policy: Some(policy.into()),
         retention_ms: Some(retention_ms),
         configs_error: None,
+        degraded: Vec::new(),
     }
 }
 
 fn run(facts: TopicFacts) -> Vec<(RuleId, Option<&'static str>)> {
     judge(&boundary(""), Role::Broker, Facts::Topic(facts))
+}
+
+fn degraded(partition: i32, in_sync: usize, has_leader: bool) -> PartitionHealth {
+    PartitionHealth {
+        partition,
+        replicas: 3,
+        in_sync,
+        offline: usize::from(in_sync < 3),
+        has_leader,
+    }
+}
+
+/// (pointer, count, detail) of each PR037 report.
+fn detail(f: TopicFacts) -> Vec<(String, String, String)> {
+    reports(&boundary(""), Role::Broker, Facts::Topic(f))
+        .into_iter()
+        .filter(|r| r.rule == RuleId::PR037)
+        .map(|r| {
+            let var = |k| r.vars.iter().find(|(n, _)| *n == k).unwrap().1.clone();
+            (
+                r.pointer.clone().unwrap_or_default(),
+                var("count"),
+                var("detail"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn under_replicated_partitions_are_found_and_said() {
+    let mut f = topic(2, "delete", -1);
+    f.degraded = vec![degraded(0, 1, true)];
+    assert_eq!(run(f.clone()), [(RuleId::PR037, None)]);
+    assert_eq!(
+        detail(f.clone()),
+        [(
+            "/spec/broker/replication_factor".to_string(),
+            "1".to_string(),
+            "partition 0: 1 of 3 replicas in sync, 1 offline, below min.insync.replicas 2 (acks=all writes are refused)".to_string()
+        )]
+    );
+    f.degraded = (0..5).map(|p| degraded(p, 2, p != 1)).collect();
+    assert_eq!(
+        detail(f)[0].2,
+        "partition 0: 2 of 3 replicas in sync, 1 offline; partition 1: 2 of 3 replicas in sync, 1 offline, no leader (nobody can write or read it); partition 2: 2 of 3 replicas in sync, 1 offline; and 2 more"
+    );
+    // Without a declared replication factor it is located on the topic.
+    let plain = boundary("").replace("    replication_factor: 3\n", "");
+    let mut f = topic(2, "delete", -1);
+    f.degraded = vec![degraded(0, 2, true)];
+    let r = reports(&plain, Role::Broker, Facts::Topic(f));
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].pointer.as_deref(), Some("/spec/broker/topic"));
 }
 
 #[test]
@@ -56,7 +110,7 @@ fn a_compacted_topic_and_a_short_retention() {
 }
 
 #[test]
-fn refused_configs_and_an_under_replicated_partition() {
+fn refused_configs_and_a_partition_short_of_the_declared_factor() {
     let mut f = topic(2, "delete", -1);
     f.min_insync_replicas = None;
     f.cleanup_policy = None;

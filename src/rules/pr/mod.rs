@@ -23,6 +23,7 @@ mod pr033_broker_replicas_drift;
 mod pr034_topic_partitions_drift;
 mod pr035_min_insync_replicas_drift;
 mod pr036_topic_retention_drift;
+mod pr037_topic_under_replicated;
 #[cfg(test)]
 mod variant_tests;
 
@@ -30,7 +31,7 @@ use crate::catalog::RuleId;
 use crate::contracts::Contract;
 use crate::contracts::yaml::Node;
 use crate::probe::{
-    ConsumerFacts, DbFacts, ManagedQueueFacts, Probe, RedisFacts, StreamFacts, TopicFacts,
+    ConsumerFacts, DbFacts, Facts, ManagedQueueFacts, Probe, RedisFacts, StreamFacts, TopicFacts,
 };
 use crate::registry::{Check, Entry, RuleCtx};
 
@@ -64,17 +65,58 @@ pub fn entries() -> Vec<Entry> {
         rule(RuleId::PR034, pr034_topic_partitions_drift::check),
         rule(RuleId::PR035, pr035_min_insync_replicas_drift::check),
         rule(RuleId::PR036, pr036_topic_retention_drift::check),
+        rule(RuleId::PR037, pr037_topic_under_replicated::check),
     ]
 }
 
-/// Every Cluster whose database was probed successfully.
-fn databases<'a>(ctx: &RuleCtx<'a>) -> Vec<(&'a Contract, &'a Probe, &'a DbFacts)> {
+/// Facts a rule judges only when the object they describe is there (a
+/// missing stream, topic or queue is PR002's finding alone).
+trait Present {
+    fn present(&self) -> bool;
+}
+
+impl Present for DbFacts {
+    fn present(&self) -> bool {
+        true
+    }
+}
+
+impl Present for StreamFacts {
+    fn present(&self) -> bool {
+        self.exists
+    }
+}
+
+impl Present for TopicFacts {
+    fn present(&self) -> bool {
+        self.exists
+    }
+}
+
+impl Present for ManagedQueueFacts {
+    fn present(&self) -> bool {
+        self.exists
+    }
+}
+
+/// Every contract whose probe gave present facts of one kind (`pick` is
+/// `Facts::db`, `Facts::topic`, …), in contract order.
+fn probed<'a, T: Present + 'a>(
+    ctx: &RuleCtx<'a>,
+    pick: fn(&Facts) -> Option<&T>,
+) -> Vec<(&'a Contract, &'a Probe, &'a T)> {
     let Some(obs) = ctx.probe() else {
         return Vec::new();
     };
     (0..ctx.ws.contracts.len())
-        .filter_map(|i| obs.db(i).map(|(p, f)| (&ctx.ws.contracts[i], p, f)))
+        .filter_map(|i| obs.find(i, pick).map(|(p, f)| (&ctx.ws.contracts[i], p, f)))
+        .filter(|(_, _, f)| f.present())
         .collect()
+}
+
+/// Every Cluster whose database was probed successfully.
+fn databases<'a>(ctx: &RuleCtx<'a>) -> Vec<(&'a Contract, &'a Probe, &'a DbFacts)> {
+    probed(ctx, Facts::db)
 }
 
 /// Every consumer whose dedup store is Redis, of an EventBoundary whose
@@ -106,24 +148,12 @@ fn redis_consumers<'a>(
 
 /// Every EventBoundary whose stream was probed and exists.
 fn streams<'a>(ctx: &RuleCtx<'a>) -> Vec<(&'a Contract, &'a Probe, &'a StreamFacts)> {
-    let Some(obs) = ctx.probe() else {
-        return Vec::new();
-    };
-    (0..ctx.ws.contracts.len())
-        .filter_map(|i| obs.stream(i).map(|(p, f)| (&ctx.ws.contracts[i], p, f)))
-        .filter(|(_, _, f)| f.exists)
-        .collect()
+    probed(ctx, Facts::stream)
 }
 
 /// Every EventBoundary whose Kafka topic was probed and exists.
 fn topics<'a>(ctx: &RuleCtx<'a>) -> Vec<(&'a Contract, &'a Probe, &'a TopicFacts)> {
-    let Some(obs) = ctx.probe() else {
-        return Vec::new();
-    };
-    (0..ctx.ws.contracts.len())
-        .filter_map(|i| obs.topic(i).map(|(p, f)| (&ctx.ws.contracts[i], p, f)))
-        .filter(|(_, _, f)| f.exists)
-        .collect()
+    probed(ctx, Facts::topic)
 }
 
 /// Why a topic's configs are not known, for an `unreported` message.
@@ -136,16 +166,7 @@ fn unreported_why(f: &TopicFacts) -> String {
 /// Every EventBoundary whose RabbitMQ queue was read through the management
 /// API and exists.
 fn managed_queues<'a>(ctx: &RuleCtx<'a>) -> Vec<(&'a Contract, &'a Probe, &'a ManagedQueueFacts)> {
-    let Some(obs) = ctx.probe() else {
-        return Vec::new();
-    };
-    (0..ctx.ws.contracts.len())
-        .filter_map(|i| {
-            obs.managed_queue(i)
-                .map(|(p, f)| (&ctx.ws.contracts[i], p, f))
-        })
-        .filter(|(_, _, f)| f.exists)
-        .collect()
+    probed(ctx, Facts::managed_queue)
 }
 
 /// Every consumer group with its durable consumer on a probed stream:

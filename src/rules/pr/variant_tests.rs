@@ -18,6 +18,14 @@ pub(super) fn judge(
     role: Role,
     facts: Facts,
 ) -> Vec<(RuleId, Option<&'static str>)> {
+    reports(contract, role, facts)
+        .iter()
+        .map(|r| (r.rule, r.variant))
+        .collect()
+}
+
+/// Every report the PR rules make of one probe's facts.
+pub(super) fn reports(contract: &str, role: Role, facts: Facts) -> Vec<crate::emit::Report> {
     let mut ws = Workspace::default();
     let src = SourceFile::new("c.yaml", "c.yaml", contract);
     let mut sink = Sink::default();
@@ -52,7 +60,7 @@ pub(super) fn judge(
             check(&ctx, &mut out);
         }
     }
-    out.reports.iter().map(|r| (r.rule, r.variant)).collect()
+    out.reports
 }
 
 pub(super) const HEAD: &str =
