@@ -8,6 +8,8 @@
 # port and stops it. Idempotent: an installed broker is kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The TLS tests make their throwaway CA and certificates with openssl.
+bash .ci/apt-tool.sh openssl openssl
 
 dir=target/kafka
 if [ -x "$dir/tansu" ] && "$dir/tansu" --help >/dev/null 2>&1; then
