@@ -325,40 +325,7 @@ fn waiver_details_render_in_chromium_with_their_author() {
     let bin = chromium()
         .expect("chromium is not installed (see html_report_renders_in_chromium_without_network)");
     // The waived fixture, committed by a known author on a known day.
-    let repo = common::GitRepo::new();
-    common::copy_tree(
-        &common::root().join("tests/report_fixtures/waived"),
-        repo.path(),
-        None,
-    );
-    let git = |args: &[&str]| {
-        let out = Command::new("git")
-            .arg("-C")
-            .arg(repo.path())
-            .args(args)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_AUTHOR_NAME", "Dana Reviewer")
-            .env("GIT_AUTHOR_EMAIL", "dana@example.test")
-            .env("GIT_AUTHOR_DATE", "2026-11-02T10:00:00Z")
-            .env("GIT_COMMITTER_NAME", "ci")
-            .env("GIT_COMMITTER_EMAIL", "ci@example.test")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    git(&["add", "-A"]);
-    git(&[
-        "-c",
-        "commit.gpgsign=false",
-        "commit",
-        "-q",
-        "-m",
-        "waivers",
-    ]);
+    let repo = common::waived_repo();
     let work = tempfile::tempdir().unwrap();
     let page = work.path().join("waived.html");
     let o = Command::new(env!("CARGO_BIN_EXE_platcheck"))

@@ -2,6 +2,7 @@
 //! `Effect` per action, naming the row (`key`), the relations it locks and
 //! what the schema history says about it.
 use super::context::FileCtx;
+use super::effects_toast::toast_of;
 use super::ops::{Name, Op};
 use super::schema::Model;
 
@@ -94,19 +95,6 @@ pub fn pg(op: &Op, model: &Model, ctx: &FileCtx, sess: &SessionFacts) -> Vec<Eff
         }
     }
     out
-}
-
-/// The TOAST tables of `owners` the server may lock: each one's, certain
-/// where the history says it has one, a maybe where it cannot tell.
-fn toast_of(model: &Model, owners: &[Name]) -> Vec<(Name, bool)> {
-    owners
-        .iter()
-        .filter(|o| !model.is_temp(o))
-        .filter_map(|o| match model.has_toast(o) {
-            Some(false) => None,
-            known => Some((o.clone(), known.is_some())),
-        })
-        .collect()
 }
 
 fn pg_rows(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<Effect> {
@@ -213,16 +201,18 @@ fn pg_rows(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<E
             let mut e = Effect::new(key, table.as_ref()).detail(target.display());
             // REINDEX INDEX rebuilds that index alone; REINDEX TABLE the
             // TOAST table's index too, under SHARE on the TOAST table.
+            // CONCURRENTLY builds a copy beside each index, swaps the names
+            // under SHARE UPDATE EXCLUSIVE, then drops the old one under
+            // ACCESS EXCLUSIVE once no transaction that saw it is left (as
+            // DROP INDEX CONCURRENTLY does): either way each index named.
             e.toast_set = !*table_level;
-            if !*concurrently {
-                e.other = if *table_level {
-                    names(model.table_indexes(&target.name))
-                } else if table.is_some() {
-                    vec![Name::new(super::schema::stored_name(&target.name))]
-                } else {
-                    Vec::new()
-                };
-            }
+            e.other = if *table_level {
+                names(model.table_indexes(&target.name))
+            } else if table.is_some() {
+                vec![Name::new(super::schema::stored_name(&target.name))]
+            } else {
+                Vec::new()
+            };
             vec![e]
         }
         Op::Cluster { table } => vec![with_indexes(Effect::new("cluster", table.as_ref()), model)],

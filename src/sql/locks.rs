@@ -99,6 +99,9 @@ pub struct PgRow {
     pub example: String,
     /// What the row does to its table's TOAST table (`toast` column).
     pub toast: Toast,
+    /// The mode the TOAST table's index gets where `toast` says the TOAST
+    /// table is locked (`toast_index` column; `None`: left alone).
+    pub toast_index: PgMode,
 }
 
 /// A row's lock on the TOAST table of the relation it locks.
@@ -262,6 +265,7 @@ fn pg_table() -> &'static HashMap<String, PgRow> {
                         "if written" => Toast::IfWritten,
                         _ => Toast::No,
                     },
+                    toast_index: PgMode::parse(get(14)),
                 };
                 (row.key.clone(), row)
             })

@@ -8,6 +8,7 @@ pub mod context;
 pub mod effects;
 mod effects_alter;
 pub mod effects_my;
+pub mod effects_toast;
 pub mod history;
 mod judge;
 pub mod lexer;

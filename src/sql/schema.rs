@@ -7,8 +7,10 @@ use super::ops::{Alter, ColumnDef, Constraint, ConstraintKind, Name, Op};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 mod index;
+mod table;
 mod toast;
-pub use toast::toast_name;
+pub use table::Table;
+pub use toast::{toast_index_name, toast_name};
 
 #[derive(Debug, Clone)]
 pub struct ConInfo {
@@ -19,13 +21,6 @@ pub struct ConInfo {
     pub validated: bool,
     pub not_null_of: Option<String>,
     pub columns: Vec<String>,
-}
-
-#[derive(Debug, Clone, Default)]
-pub struct Table {
-    pub columns: HashMap<String, ColumnDef>,
-    pub constraints: HashMap<String, ConInfo>,
-    pub charset: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -212,7 +207,7 @@ impl Model {
             } => {
                 let mut tb = Table::default();
                 for c in columns {
-                    tb.columns.insert(c.name.clone(), c.clone());
+                    tb.put_column(c.clone());
                     column_fk(&mut tb, &name.name, c);
                 }
                 self.tables.insert(key(name), tb);
@@ -312,7 +307,7 @@ impl Model {
         let tb = self.tables.entry(key(t)).or_default();
         match a {
             Alter::AddColumn { col, .. } => {
-                tb.columns.insert(col.name.clone(), col.clone());
+                tb.put_column(col.clone());
                 column_fk(tb, &t.name, col);
                 if let Some(r) = &col.references {
                     self.note_fk(&t.name, &r.name);
@@ -321,7 +316,7 @@ impl Model {
                 self.column_check(t, col);
             }
             Alter::DropColumn { name, .. } => {
-                tb.columns.remove(name);
+                tb.drop_column(name);
                 let gone: Vec<String> = self.column_indexes(t, name);
                 for i in gone {
                     self.forget_index(&i);
@@ -338,15 +333,15 @@ impl Model {
                 restated,
                 ..
             } => {
-                let mut cd = tb.columns.remove(name).unwrap_or_default();
+                let mut cd = tb.columns.get(name).cloned().unwrap_or_default();
                 if *restated {
                     cd = col.clone();
                 } else {
                     cd.ty = col.ty.clone();
                 }
-                cd.name = new_name.clone().unwrap_or_else(|| name.clone());
+                let to = new_name.clone().unwrap_or_else(|| name.clone());
                 let refs = cd.references.as_ref().map(|r| r.name.clone());
-                tb.columns.insert(cd.name.clone(), cd);
+                tb.rename_column(name, cd, &to);
                 if let Some(r) = refs {
                     self.note_fk(&t.name, &r);
                 }
@@ -358,9 +353,8 @@ impl Model {
                 tb.columns.entry(c.clone()).or_default().not_null = false;
             }
             Alter::RenameColumn { from, to } => {
-                if let Some(mut cd) = tb.columns.remove(from) {
-                    cd.name = to.clone();
-                    tb.columns.insert(to.clone(), cd);
+                if let Some(cd) = tb.columns.get(from).cloned() {
+                    tb.rename_column(from, cd, to);
                 }
                 for c in tb.constraints.values_mut() {
                     for x in c.columns.iter_mut().filter(|x| *x == from) {

@@ -113,6 +113,11 @@ impl GitRepo {
     }
     /// Runs git in the repository with a fixed identity and no signing.
     pub fn git(&self, args: &[&str]) -> String {
+        self.git_env(args, &[])
+    }
+    /// `git`, with `env` set: an author from the environment wins over the
+    /// fixed identity.
+    pub fn git_env(&self, args: &[&str], env: &[(&str, &str)]) -> String {
         let out = std::process::Command::new("git")
             .arg("-C")
             .arg(self.path())
@@ -126,6 +131,7 @@ impl GitRepo {
             ])
             .args(args)
             .env("GIT_CONFIG_NOSYSTEM", "1")
+            .envs(env.iter().copied())
             .output()
             .expect("git runs");
         assert!(
@@ -155,6 +161,27 @@ impl GitRepo {
         };
         engine::run(&[PathBuf::from(".")], self.path(), &overrides)
     }
+}
+
+/// tests/report_fixtures/waived committed by Dana Reviewer on 2026-11-02:
+/// the author and day the report reads from git for each waiver line.
+pub fn waived_repo() -> GitRepo {
+    let repo = GitRepo::new();
+    copy_tree(
+        &root().join("tests/report_fixtures/waived"),
+        repo.path(),
+        None,
+    );
+    repo.git(&["add", "-A"]);
+    repo.git_env(
+        &["commit", "-q", "-m", "waivers"],
+        &[
+            ("GIT_AUTHOR_NAME", "Dana Reviewer"),
+            ("GIT_AUTHOR_EMAIL", "dana@example.test"),
+            ("GIT_AUTHOR_DATE", "2026-11-02T10:00:00Z"),
+        ],
+    );
+    repo
 }
 
 /// The built binary run in `dir`, colour off (the end-to-end tests' runner).

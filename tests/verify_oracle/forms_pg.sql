@@ -665,6 +665,52 @@ VACUUM t;
 CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, repeat('x', 9000));
 REINDEX TABLE CONCURRENTLY t;
 
+-- form: TOAST index: SET UNLOGGED rebuilds the TOAST table's index (ACCESS EXCLUSIVE)
+CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, 'x');
+ALTER TABLE t SET UNLOGGED;
+
+-- form: TOAST index: SET (user_catalog_table) locks the TOAST table, not its index
+CREATE TABLE t (id int PRIMARY KEY, b text);
+ALTER TABLE t SET (user_catalog_table = true);
+
+-- form: TOAST index: TRUNCATE gives the TOAST table's index a new file
+CREATE TABLE t (id int PRIMARY KEY, doc jsonb); INSERT INTO t VALUES (1, '{}');
+TRUNCATE t;
+
+-- form: TOAST index: REFRESH MATERIALIZED VIEW rebuilds the view's TOAST index
+CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, 'x');
+CREATE MATERIALIZED VIEW t_mv AS SELECT id, b FROM t;
+REFRESH MATERIALIZED VIEW t_mv;
+
+-- form: TOAST index: UPDATE writing a long value inserts into the TOAST index (ROW EXCLUSIVE)
+CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, 'x');
+UPDATE t SET b = (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 500) g);
+
+-- form: TOAST index: a domain with a CHECK added with a default rewrites the TOAST index
+CREATE DOMAIN pos AS int CHECK (VALUE > 0);
+CREATE TABLE t (id int PRIMARY KEY, b text); INSERT INTO t VALUES (1, 'x');
+ALTER TABLE t ADD COLUMN n pos DEFAULT 1;
+
+-- form: TOAST index: DROP TABLE of two tables drops both TOAST indexes
+CREATE TABLE t (id int PRIMARY KEY, b text); CREATE TABLE u (id int PRIMARY KEY, b bytea);
+DROP TABLE t, u;
+
+-- form: REINDEX INDEX CONCURRENTLY names the index it replaces (watched)
+CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a); INSERT INTO t VALUES (1, 1);
+REINDEX INDEX CONCURRENTLY t_a_idx;
+
+-- form: REINDEX TABLE CONCURRENTLY names each index and the TOAST index (watched)
+CREATE TABLE t (id int PRIMARY KEY, a int, b text); CREATE INDEX t_a_idx ON t (a); INSERT INTO t VALUES (1, 1, 'x');
+REINDEX TABLE CONCURRENTLY t;
+
+-- form: TOAST layout: the declared column order decides the TOAST table (TRUNCATE)
+CREATE TABLE t (a boolean, b bigint, v varchar(497), c boolean);
+TRUNCATE t;
+
+-- form: TOAST layout: the same columns in another order need none (TRUNCATE)
+CREATE TABLE t (v varchar(497), b bigint, a boolean, c boolean);
+TRUNCATE t;
+
 -- form: ALTER INDEX SET (fillfactor) locks the index only
 CREATE TABLE t (id int PRIMARY KEY, a int); CREATE INDEX t_a_idx ON t (a);
 ALTER INDEX t_a_idx SET (fillfactor = 70);

@@ -9,6 +9,7 @@ use crate::source::Span;
 use crate::sql::analysis::{self, Analysis, FileAnalysis, Stmt};
 use crate::sql::context::Heat;
 use crate::sql::effects::Effect;
+use crate::sql::effects_toast::{ToastLock, toast_locks};
 use crate::sql::lexer::{self, Tok};
 use crate::sql::locks::{self, PgMode};
 use crate::sql::ops::Name;
@@ -143,6 +144,11 @@ pub fn locks_text(fa: &FileAnalysis, st: &Stmt) -> String {
         .locks
         .iter()
         .map(|(n, m)| format!("{} on {}", m.as_str(), n.display()))
+        .chain(
+            certain_toast(st)
+                .into_iter()
+                .map(|l| format!("{} on {}", l.mode.as_str(), l.relation)),
+        )
         .collect();
     let _ = fa;
     if parts.is_empty() {
@@ -150,6 +156,19 @@ pub fn locks_text(fa: &FileAnalysis, st: &Stmt) -> String {
     } else {
         parts.join(", ")
     }
+}
+
+/// The TOAST tables and TOAST indexes the statement always locks (named
+/// as verify names them: `pg_toast of t`, `index of pg_toast of t`).
+pub fn certain_toast(st: &Stmt) -> Vec<ToastLock> {
+    let mut v: Vec<ToastLock> = Vec::new();
+    for l in toast_locks(&st.effects).into_iter().filter(|l| l.certain) {
+        match v.iter_mut().find(|x| x.relation == l.relation) {
+            Some(x) => x.mode = x.mode.max(l.mode),
+            None => v.push(l),
+        }
+    }
+    v
 }
 
 /// Whether the effect's table existed before this file.

@@ -74,6 +74,15 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                         "tables",
                         held.iter()
                             .map(|n| c::describe(fa, n))
+                            .chain(
+                                c::certain_toast(st)
+                                    .into_iter()
+                                    .filter(|l| {
+                                        l.mode == PgMode::AccessExclusive
+                                            && !fa.is_new(&l.owner, st)
+                                    })
+                                    .map(|l| l.relation),
+                            )
                             .collect::<Vec<_>>()
                             .join(", "),
                     )

@@ -16,6 +16,12 @@ pub fn toast_name(owner: &str) -> String {
     format!("pg_toast of {owner}")
 }
 
+/// The name verify and the predictions give a TOAST table's index
+/// (`pg_toast.pg_toast_N_index`): its owner's too.
+pub fn toast_index_name(owner: &str) -> String {
+    format!("index of {}", toast_name(owner))
+}
+
 const THRESHOLD: i64 = 2032;
 
 /// What one column adds to the widest row: `Some((align, bytes))`, or
@@ -83,7 +89,8 @@ impl Model {
         }
         let mut unknown = false;
         let mut len = 0i64;
-        for c in t.columns.values() {
+        // Alignment padding depends on the order: the declared one.
+        for c in t.ordered_columns() {
             match width(c) {
                 Ok(None) => return Some(true),
                 Ok(Some((align, bytes))) => len = (len + align - 1) / align * align + bytes,
@@ -93,7 +100,7 @@ impl Model {
         if unknown {
             return None;
         }
-        let natts = t.columns.len() as i64;
+        let natts = i64::from(t.natts());
         let maxalign = |x: i64| (x + 7) / 8 * 8;
         let tuple = maxalign(23 + (natts + 7) / 8) + maxalign(len);
         // Only a non-PLAIN column can be moved out: all-fixed rows never are.

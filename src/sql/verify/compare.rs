@@ -3,7 +3,7 @@
 //! `--observed` replay and the MG900 rule reading a recording.
 use super::{Observed, Prediction};
 use crate::sql::locks::PgMode;
-use crate::sql::schema::toast_name;
+use crate::sql::schema::{toast_index_name, toast_name};
 use std::collections::BTreeMap;
 
 fn yes_no(b: bool) -> &'static str {
@@ -68,6 +68,7 @@ pub fn compare(p: &Prediction, o: &Observed) -> Vec<String> {
             o.created.iter().any(|c| c == r)
                 || !o.secondary_observed && p.secondary.iter().any(|s| s == r)
                 || !o.toast_observed && r.starts_with(&toast_name(""))
+                || !o.toast_index_observed && r.starts_with(&toast_index_name(""))
         };
         let mut modes: BTreeMap<&str, (&str, &str)> = BTreeMap::new();
         for l in p.locks.iter().filter(|l| !fresh(&l.relation)) {

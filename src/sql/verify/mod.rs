@@ -125,6 +125,9 @@ pub struct Observed {
     /// before verify did so have nothing to say about them.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub toast_observed: bool,
+    /// TOAST tables' indexes were looked at (`index of pg_toast of t`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub toast_index_observed: bool,
     /// Not replayed, and why (transaction control, verify's own timeouts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,

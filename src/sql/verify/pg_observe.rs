@@ -16,23 +16,31 @@ pub struct Rel {
 }
 
 /// User relations (not catalogs) by oid, with the TOAST tables of user
-/// tables under their owner's name (`toast_name`); TOAST indexes and
-/// temporary tables' TOAST tables are left out.
+/// tables and their indexes under their owner's name (`toast_name`,
+/// `toast_index_name`; kind `t` and `ti`); temporary tables' TOAST tables
+/// are left out.
 pub type Snapshot = HashMap<u32, Rel>;
 
 pub fn snapshot(c: &mut Client) -> Result<Snapshot, VerifyError> {
     let rows = c
         .query(
-            "SELECT c.oid, COALESCE('pg_toast of ' || o.relname::text, c.relname::text), \
-                    c.relkind::text, c.relfilenode \
+            "SELECT c.oid, \
+                    COALESCE('pg_toast of ' || o.relname::text, \
+                             'index of pg_toast of ' || oi.relname::text, c.relname::text), \
+                    CASE WHEN oi.oid IS NOT NULL THEN 'ti' ELSE c.relkind::text END, \
+                    c.relfilenode \
              FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
              LEFT JOIN pg_class o ON c.relkind = 't' AND o.reltoastrelid = c.oid \
+             LEFT JOIN pg_index x ON c.relkind = 'i' AND n.nspname = 'pg_toast' \
+                  AND x.indexrelid = c.oid \
+             LEFT JOIN pg_class oi ON oi.reltoastrelid = x.indrelid \
              WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') \
                AND n.nspname NOT LIKE 'pg\\_temp%' \
                AND (n.nspname NOT LIKE 'pg\\_toast%' \
-                    OR n.nspname = 'pg_toast' AND c.relkind = 't' AND o.oid IS NOT NULL \
-                       AND o.relnamespace NOT IN (SELECT oid FROM pg_namespace \
-                           WHERE nspname IN ('pg_catalog', 'information_schema')))",
+                    OR n.nspname = 'pg_toast' \
+                       AND COALESCE(o.relnamespace, oi.relnamespace) NOT IN \
+                           (SELECT oid FROM pg_namespace \
+                            WHERE nspname IN ('pg_catalog', 'information_schema')))",
             &[],
         )
         .map_err(err)?;
@@ -49,6 +57,11 @@ pub fn snapshot(c: &mut Client) -> Result<Snapshot, VerifyError> {
             )
         })
         .collect())
+}
+
+/// A TOAST table or a TOAST table's index: locked with its owner.
+pub fn is_toast(kind: &str) -> bool {
+    matches!(kind, "t" | "ti")
 }
 
 /// Tables whose locks the lock table speaks about.
@@ -98,11 +111,11 @@ pub fn diff_in(
     // forgets one disagrees. SHARE UPDATE EXCLUSIVE on
     // an index (CLUSTER ON, USING INDEX, RENAME, the CONCURRENTLY forms)
     // is left to the rows that name it.
-    // A TOAST table is locked with its table (a rewrite, TRUNCATE, DROP,
-    // a long value written): always observed, like a table.
+    // A TOAST table and its index are locked with their table (a rewrite,
+    // TRUNCATE, DROP, a long value written): always observed, like a table.
     let observed = |r: &Rel, m: PgMode| {
         is_table(&r.kind)
-            || r.kind == "t"
+            || is_toast(&r.kind)
             || is_named_other(&r.kind) && named.contains(&r.name)
             || r.kind == "i" && m >= PgMode::Share && strict
     };
@@ -124,11 +137,12 @@ pub fn diff_in(
         rewrite: Some(false),
         secondary_observed: true,
         toast_observed: true,
+        toast_index_observed: true,
         ..Observed::default()
     };
     for (oid, b) in before {
         match after.get(oid) {
-            None if b.kind == "t" && after.values().any(|a| a.name == b.name) => {}
+            None if is_toast(&b.kind) && after.values().any(|a| a.name == b.name) => {}
             None => o.dropped.push(b.name.clone()),
             Some(a) if a.filenode != b.filenode && b.filenode != 0 => {
                 if b.kind == "i" {
@@ -144,9 +158,9 @@ pub fn diff_in(
             o.partitioned.push(b.name.clone());
         }
     }
-    // A rewrite swaps in a new TOAST table (a new oid under the same
-    // owner): that is the old one's successor, not a relation nobody held.
-    let replaced = |a: &Rel| a.kind == "t" && before.values().any(|b| b.name == a.name);
+    // A rewrite swaps in a new TOAST table and index (new oids under the
+    // same owner): the old ones' successors, not relations nobody held.
+    let replaced = |a: &Rel| is_toast(&a.kind) && before.values().any(|b| b.name == a.name);
     for (oid, a) in after {
         if !before.contains_key(oid) && !replaced(a) {
             o.created.push(a.name.clone());

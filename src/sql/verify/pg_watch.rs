@@ -14,6 +14,15 @@
 //! blockers keep catching the statement's later requests. The sessions
 //! come from a bounded pool (`pg_pool`); with more tables than it holds,
 //! tables share blockers and the run says so.
+//!
+//! Indexes get no blocker, and none could help: SQL holds a lock weaker
+//! than SHARE UPDATE EXCLUSIVE on an index only by planning a query on its
+//! table, which locks the table too, and the CONCURRENTLY forms wait for
+//! every transaction holding a lock on the table (by transaction id) before
+//! their last request on the index (DROP INDEX CONCURRENTLY's ACCESS
+//! EXCLUSIVE, REINDEX CONCURRENTLY's drop of the old copy); a transaction
+//! begun later no longer sees the dead index. So that lock is seen only when
+//! a sample catches it (`tests/verify_oracle_watch.rs` asks the server).
 use super::limits::Limits;
 use super::pg::{self, is_table, server_message, snapshot};
 use super::pg_exec::Session;

@@ -2,8 +2,7 @@
 //! statement, read from the analysis (never restated here).
 use super::{LockObs, Prediction};
 use crate::sql::analysis::Stmt;
-use crate::sql::locks::{self, PgMode, Toast};
-use crate::sql::schema::toast_name;
+use crate::sql::locks::PgMode;
 
 pub fn predict(st: &Stmt) -> Prediction {
     let scans = predicted_scans(st);
@@ -32,32 +31,24 @@ pub fn predict(st: &Stmt) -> Prediction {
     p
 }
 
-/// The TOAST tables the rows lock (`Effect::toast`), named as verify
-/// observes them (`toast_name`): certain where the row always locks it in
-/// a transaction the replay reads, a maybe where only a long value written
-/// takes it, where the history does not say whether the table has one, or
-/// where the statement is watched (a TOAST table has no blocker, so its
-/// lock is seen only if a sample catches it).
+/// The TOAST tables the rows lock and their indexes (`effects_toast`):
+/// certain where the row always locks them in a transaction the replay
+/// reads; a maybe where only a long value written takes them, where the
+/// history does not say whether the table has one, or where the statement
+/// is watched (a TOAST relation has no blocker, so its lock is seen only
+/// if a sample catches it).
 /// Relation name and mode.
 type Named = Vec<(String, PgMode)>;
 
 fn toast_locks(st: &Stmt) -> (Named, Named) {
     let (mut certain, mut maybe) = (Vec::new(), Vec::new());
-    for e in &st.effects {
-        let row = locks::pg(e.key);
-        let mode = match row.toast {
-            Toast::No => continue,
-            Toast::Same => row.lock,
-            Toast::IfWritten => PgMode::RowExclusive,
+    for l in crate::sql::effects_toast::toast_locks(&st.effects) {
+        let out = if l.certain && l.in_tx {
+            &mut certain
+        } else {
+            &mut maybe
         };
-        if mode == PgMode::None {
-            continue;
-        }
-        for (owner, known) in &e.toast {
-            let sure = *known && row.toast == Toast::Same && !e.conditional && row.in_tx;
-            let out = if sure { &mut certain } else { &mut maybe };
-            out.push((toast_name(&owner.name), mode));
-        }
+        out.push((l.relation, l.mode));
     }
     (certain, maybe)
 }
