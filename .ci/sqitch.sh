@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# The sqitch test (tests/fix_sqitch.rs) deploys, verifies and reverts the
-# changes `platcheck fix` writes with the real sqitch on the local
-# PostgreSQL, and fails without it: install Debian's sqitch and its
-# PostgreSQL driver (DBD::Pg, which the sqitch package only suggests) when
-# absent. Quick when both are there.
+# For tests that drive the real sqitch (deploy, verify, revert of the
+# changes `platcheck fix` writes) on the local PostgreSQL: install Debian's
+# sqitch and its PostgreSQL driver (DBD::Pg, which the sqitch package only
+# suggests) when absent. Quick when both are there.
 set -euo pipefail
 if [ "${PLATCHECK_DB_TESTS:-1}" = "0" ]; then
   echo "PLATCHECK_DB_TESTS=0: not installing sqitch"
