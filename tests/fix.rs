@@ -202,3 +202,6 @@ mod fix_blocks;
 
 #[path = "editor/fix_scratch.rs"]
 mod fix_scratch;
+
+#[path = "editor/fix_runs.rs"]
+mod fix_runs;

@@ -72,10 +72,14 @@ pub fn following(
     })?;
     let nl = eol(site.text);
     let new_dir = root.join(format!("{next}_{desc}"));
-    let body = format!(
-        "-- Follows {name} (written by `platcheck fix`).{nl}{}{statements}",
+    // Outside a transaction diesel sends the file as one query: a SET
+    // would make it a transaction (the caller writes one statement then).
+    let bounds = if no_tx {
+        super::timeouts::unbounded_note(site)
+    } else {
         super::timeouts::preamble(site)
-    );
+    };
+    let body = format!("-- Follows {name} (written by `platcheck fix`).{nl}{bounds}{statements}");
     let mut edits = vec![created(new_dir.join("up.sql"), body)];
     if no_tx {
         edits.push(created(

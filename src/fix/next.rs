@@ -56,7 +56,7 @@ pub fn removal(site: &Site) -> Edit {
 }
 
 /// As `removal`, for any statement of the flagged script.
-fn removal_of(site: &Site, st: &Stmt) -> Edit {
+pub fn removal_of(site: &Site, st: &Stmt) -> Edit {
     let text = site.text;
     let start = line_start(text, st.span.start);
     let mut end = st.span.end;
@@ -73,25 +73,40 @@ fn removal_of(site: &Site, st: &Stmt) -> Edit {
     site.edit(start, end, "")
 }
 
+/// Whether the tool sends a file it runs outside a transaction as one
+/// query (which PostgreSQL runs as one implicit transaction when it holds
+/// more than one statement): golang-migrate always, diesel with
+/// `run_in_transaction = false` (one `batch_execute`). Work that refuses a
+/// transaction is then alone in its file, without a `SET` beside it.
+pub fn one_query(site: &Site) -> bool {
+    matches!(site.fa.tool, Some(Tool::GolangMigrate) | Some(Tool::Diesel))
+}
+
 /// golang-migrate sends a file as one query, and a `SET` beside a
 /// statement that refuses a transaction makes that query one: the script's
 /// `SET`s go (with a note saying where the bound goes instead) and
 /// `in_place` rewrites the statement, which keeps its file, its version and
 /// its down. Moving it out instead would leave a file of `SET`s only, a
 /// version that does nothing.
-pub fn alone_in_one_query(site: &Site, in_place: Vec<Edit>) -> Vec<Edit> {
+/// The note goes before `kept`, the statement that stays.
+pub fn alone_in_one_query(site: &Site, kept: &Stmt, in_place: Vec<Edit>) -> Vec<Edit> {
     let mut edits: Vec<Edit> = (site.fa.stmts.iter())
-        .filter(|s| s.index != site.st.index && super::sql::is_session(s))
+        .filter(|s| s.index != kept.index && super::sql::is_session(s))
         .map(|s| removal_of(site, s))
         .collect();
-    let at = line_start(site.text, site.st.span.start);
+    let at = line_start(site.text, kept.span.start);
     edits.push(site.insert(at, unbounded_note(site)));
     edits.extend(in_place);
     edits
 }
 
 fn describe(site: &Site) -> String {
-    let raw = match &site.st.op {
+    describe_stmt(site.st)
+}
+
+/// A migration's name for the work of `st` (`index_<name>`, `drop_<name>`).
+pub fn describe_stmt(st: &Stmt) -> String {
+    let raw = match &st.op {
         Some(Op::CreateIndex { name: Some(n), .. }) => format!("index_{n}"),
         Some(Op::DropIndex { names, .. }) if !names.is_empty() => format!("drop_{}", names[0].name),
         Some(Op::AlterTable { table, .. }) => format!("alter_{}", table.name),
@@ -188,6 +203,12 @@ pub fn following_at(
         .collect();
     let taken =
         |prefix: &str| siblings.iter().any(|s| s.starts_with(prefix)) || dir.join(prefix).exists();
+    // One query without a transaction: one statement, and no preamble
+    // (a SET would make it a transaction, which that work refuses).
+    let one_query = no_tx && one_query(site);
+    if one_query && stmts.len() > 1 {
+        return None;
+    }
     if tool == Tool::Diesel {
         return diesel::following(site, &statements, no_tx, desc, skip);
     }
@@ -222,12 +243,6 @@ pub fn following_at(
         }
         _ => return None,
     };
-    // golang-migrate sends the file as one query: a preamble would make it
-    // a transaction, which work outside a transaction refuses.
-    let one_query = no_tx && tool == Tool::GolangMigrate;
-    if one_query && stmts.len() > 1 {
-        return None;
-    }
     let mut body = format!("-- Follows {name} (written by `platcheck fix`).{nl}");
     if one_query {
         body.push_str(&unbounded_note(site));

@@ -161,7 +161,10 @@ fn unique(site: &Site, table: &str, table_text: &str, c: &Constraint) -> Option<
     let opt_out = (alone && site.st.tx == Some(0))
         .then(|| opt_out::opt_out(site))
         .flatten();
-    if let Some(opt_out) = opt_out {
+    // A tool that runs the file outside a transaction as one query takes
+    // one statement per file: the build and the attach part.
+    let one_query = next::one_query(site);
+    if let Some(opt_out) = opt_out.clone().filter(|_| !one_query) {
         let nl = eol(site.text);
         let mut edits = vec![site.edit(
             site.st.span.start,
@@ -175,15 +178,19 @@ fn unique(site: &Site, table: &str, table_text: &str, c: &Constraint) -> Option<
             edits,
         ));
     }
-    // golang-migrate runs a file of two statements in one transaction: the
-    // build gets a migration of its own, the attach the one after it.
-    if site.fa.tool == Some(Tool::GolangMigrate) {
+    // golang-migrate (diesel outside its transaction) runs a file of two
+    // statements in one transaction: the build gets a migration of its
+    // own, the attach the one after it.
+    if one_query {
         let desc = plain(&name);
         // Alone in its file: the build keeps the file (its SETs go), the
-        // attach follows; no version is left holding SETs only.
-        if alone && site.st.tx == Some(0) {
+        // attach follows; no version is left holding SETs only. diesel's
+        // file opts out with its `metadata.toml`.
+        let opted = site.fa.tool == Some(Tool::GolangMigrate) || opt_out.is_some();
+        if alone && site.st.tx == Some(0) && opted {
             let build_here = site.edit(site.st.span.start, site.st.span.end, build);
-            let mut edits = next::alone_in_one_query(site, vec![build_here]);
+            let mut edits = next::alone_in_one_query(site, site.st, vec![build_here]);
+            edits.extend(opt_out.into_iter().flatten());
             edits.extend(following(
                 site,
                 &[attach],

@@ -15,7 +15,7 @@ pub(crate) fn preamble(site: &Site) -> String {
         .collect()
 }
 
-/// Why a one-query golang-migrate follow-up has no `SET statement_timeout`
+/// Why a one-query (golang-migrate, diesel) follow-up has no `SET statement_timeout`
 /// and where its bound goes instead: the fix must not drop the flagged
 /// script's timeout without saying so (MG031 reports the file as well).
 pub(crate) fn unbounded_note(site: &Site) -> String {
@@ -33,10 +33,20 @@ pub(crate) fn unbounded_note(site: &Site) -> String {
             )
         })
         .unwrap_or_default();
+    let (tool, bound) = match site.fa.tool {
+        Some(crate::sql::history::Tool::Diesel) => (
+            "diesel",
+            "options=-c statement_timeout=<milliseconds> in the database URL",
+        ),
+        _ => (
+            "golang-migrate",
+            "x-statement-timeout=<milliseconds> in the database URL",
+        ),
+    };
     format!(
-        "-- No SET statement_timeout{had}: golang-migrate sends this file as one query,{nl}\
+        "-- No SET statement_timeout{had}: {tool} sends this file as one query,{nl}\
          -- and a SET would make it a transaction, which this statement refuses.{nl}\
-         -- Bound it with x-statement-timeout=<milliseconds> in the database URL.{nl}"
+         -- Bound it with {bound}.{nl}"
     )
 }
 

@@ -435,7 +435,7 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
             TxMode::Whole(_) => true,
             TxMode::Flyway => !all_outside,
             TxMode::FlywayMixed => !any_outside,
-            TxMode::Implicit => stmts.len() > 1,
+            TxMode::Implicit(_) => stmts.len() > 1,
         };
     let mut s = Session {
         utc: None,

@@ -174,7 +174,9 @@ fn popx_index_moves_to_an_autocommit_file_with_its_down() {
 
 #[test]
 fn diesel_index_alone_gets_metadata_toml() {
-    let d = fixed(
+    // diesel sends a file it runs outside a transaction as one query: the
+    // SETs go (a note says where the bound goes), as for golang-migrate.
+    let d = fixed_by_rule(
         &[
             ("platcheck.yaml", PG),
             ("migrations/2026-01-01-000000_base/up.sql", BASE_TABLES),
@@ -184,14 +186,18 @@ fn diesel_index_alone_gets_metadata_toml() {
             ),
         ],
         "MG001",
-        &[],
+        &["MG031"],
+    );
+    assert!(
+        d.contains("-SET lock_timeout") && d.contains("diesel sends this file as one query"),
+        "{d}"
     );
     insta::assert_snapshot!(d);
 }
 
 #[test]
 fn diesel_busy_migration_gets_next_directories() {
-    let d = fixed(
+    let d = fixed_by_rule(
         &[
             ("platcheck.yaml", PG),
             ("migrations/2026-01-01-000000_base/up.sql", BASE_TABLES),
@@ -201,12 +207,15 @@ fn diesel_busy_migration_gets_next_directories() {
             ),
         ],
         "MG017",
-        &["--unsafe-fixes"],
+        &["MG031"],
     );
+    // The unique build and its attach are two files: diesel runs the
+    // build's (outside a transaction) as one query.
     for dir in [
         "2026-01-02-000001_index_idx_c/metadata.toml",
         "2026-01-02-000002_validate_orders_customer_id_fkey/up.sql",
-        "2026-01-02-000003_alter_orders/metadata.toml",
+        "2026-01-02-000003_index_orders_public_id_key/metadata.toml",
+        "2026-01-02-000004_attach_orders_public_id_key/up.sql",
     ] {
         assert!(d.contains(dir), "{dir}: {d}");
     }

@@ -90,7 +90,7 @@ impl Tool {
             // The postgres driver sends the whole file as one query, which
             // PostgreSQL runs as one implicit transaction when it holds
             // more than one statement.
-            Tool::GolangMigrate => TxMode::Implicit,
+            Tool::GolangMigrate => TxMode::Implicit("golang-migrate"),
             // sqitch runs the script as written (scripts say BEGIN/COMMIT).
             Tool::Sqitch => TxMode::None,
             // popx runs CockroachDB, YugabyteDB and MySQL DDL in autocommit.
@@ -119,8 +119,9 @@ pub enum TxMode {
     /// Flyway with `mixed = true`: one transaction, unless any statement
     /// must run outside one.
     FlywayMixed,
-    /// One implicit transaction when the script has more than one statement.
-    Implicit,
+    /// One implicit transaction when the script has more than one
+    /// statement: the tool named sends the whole file as one query.
+    Implicit(&'static str),
 }
 
 impl TxMode {
@@ -131,7 +132,7 @@ impl TxMode {
             TxMode::Whole(w) => w.clone(),
             TxMode::Flyway => "the transaction Flyway runs this migration in (its other statements can run in one, so Flyway does not run the file outside a transaction)".into(),
             TxMode::FlywayMixed => "the transaction Flyway runs this migration in".into(),
-            TxMode::Implicit => "the implicit transaction PostgreSQL gives a multi-statement query (golang-migrate sends the whole file as one)".into(),
+            TxMode::Implicit(tool) => format!("the implicit transaction PostgreSQL gives a multi-statement query ({tool} sends the whole file as one)"),
         }
     }
 }
@@ -193,6 +194,12 @@ impl TxPolicy {
 
     pub fn mode(&self, unit: &Unit) -> TxMode {
         if unit.no_tx && self.honour_directives {
+            // diesel runs a migration outside its transaction with one
+            // `batch_execute` of the whole file: one simple query, which
+            // PostgreSQL runs as one implicit transaction.
+            if self.tool == Some(Tool::Diesel) {
+                return TxMode::Implicit("diesel");
+            }
             return TxMode::None;
         }
         match self.tool {
