@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# For tests that drive the real sqitch (deploy, verify, revert of the
+# For tests/fix_sqitch.rs, which drives the real sqitch (deploy, verify, revert of the
 # changes `platcheck fix` writes) on the local PostgreSQL: install Debian's
 # sqitch and its PostgreSQL driver (DBD::Pg, which the sqitch package only
 # suggests) when absent. Quick when both are there.
