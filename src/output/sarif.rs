@@ -8,6 +8,7 @@ use crate::catalog::RuleId;
 use crate::finding::{Finding, Severity};
 use crate::outcome::{Outcome, Summary};
 use serde_json::{Value, json};
+use std::sync::Mutex;
 
 fn level(s: Severity) -> &'static str {
     match s {
@@ -102,8 +103,22 @@ fn doc(outcome: &Outcome, results: Value) -> String {
     s
 }
 
+/// The document around the results depends only on the run's `today`, and
+/// serialising its 186 rule descriptors (≈ 670 KB) is most of a small
+/// run's SARIF: a process that prints several outcomes (the printer fuzz
+/// target, the property tests) builds it once per `today`.
 fn split(outcome: &Outcome) -> Split {
-    Split::new(&doc(outcome, json!(stream::SENTINEL)), "results")
+    static LAST: Mutex<Option<(String, Split)>> = Mutex::new(None);
+    let today = outcome.today.to_string();
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((t, s)) = last.as_ref()
+        && *t == today
+    {
+        return s.clone();
+    }
+    let s = Split::new(&doc(outcome, json!(stream::SENTINEL)), "results");
+    *last = Some((today, s.clone()));
+    s
 }
 
 pub struct Printer {

@@ -233,6 +233,7 @@ pub fn push_indented(out: &mut String, text: &str, indent: &str) {
 /// A pretty-printed JSON document split around one array that is written
 /// item by item: the document is printed with `SENTINEL` in the array's
 /// place, and the array's items go at the sentinel's depth plus one.
+#[derive(Clone)]
 pub struct Split {
     pub head: String,
     pub tail: String,
