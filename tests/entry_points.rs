@@ -10,7 +10,7 @@ use common::GitRepo;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use common::{about, output_text as text, run_in as platcheck};
+use common::{about, checked_files, output_text as text, run_in as platcheck};
 
 const CONFIG: &str =
     "version: 1\ntoday: 2026-11-30\nsql:\n  dialect: postgresql\n  version: \"16\"\n";
@@ -266,15 +266,7 @@ fn naming_one_file_reports_on_it_what_the_whole_repository_run_does() {
         .unwrap()
     };
     let whole = run(".");
-    let mut files: Vec<String> = whole
-        .files
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| whole.classes[*i].is_some())
-        .map(|(_, f)| f.display.clone())
-        .collect();
-    files.sort();
-    files.dedup();
+    let files = checked_files(&whole);
     let kinds = |ext: &str| files.iter().filter(|f| f.ends_with(ext)).count();
     assert!(
         kinds(".sql") >= 20 && kinds(".md") >= 5 && kinds(".yaml") >= 10,

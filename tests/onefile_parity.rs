@@ -4,7 +4,7 @@
 //! judged by its cluster's hot tables), with the contract cache cold, warm
 //! by content and warm by stat.
 mod common;
-use common::{about, copy_tree, root};
+use common::{about, checked_files, copy_tree, root};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -91,15 +91,7 @@ fn one_named_file_gets_what_the_whole_run_gives_it() {
     std::thread::sleep(std::time::Duration::from_millis(2_100));
     let whole = run(dir, ".");
     let rules: BTreeSet<&str> = whole.findings.iter().map(|f| f.rule.as_str()).collect();
-    let mut files: Vec<String> = whole
-        .files
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| whole.classes[*i].is_some())
-        .map(|(_, f)| f.display.clone())
-        .collect();
-    files.sort();
-    files.dedup();
+    let files = checked_files(&whole);
     assert!(files.len() > 40, "{files:?}");
     let mut compared = 0;
     for f in &files {

@@ -4,7 +4,7 @@
 //! only the named files' baseline entries (issue 21's one-file run; before,
 //! any baseline turned the scoping off).
 mod common;
-use common::{about, output_text as text, run_in as platcheck};
+use common::{about, checked_files, output_text as text, run_in as platcheck};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -34,15 +34,7 @@ fn naming_one_file_with_a_baseline_reports_on_it_what_the_whole_run_does() {
     };
     let whole = run(".");
     assert!(whole.baseline.is_some());
-    let mut files: Vec<String> = whole
-        .files
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| whole.classes[*i].is_some())
-        .map(|(_, f)| f.display.clone())
-        .collect();
-    files.sort();
-    files.dedup();
+    let files = checked_files(&whole);
     let mut compared = 0;
     let mut waived = 0;
     for f in &files {

@@ -205,6 +205,20 @@ pub fn output_text(o: &std::process::Output) -> String {
 
 /// What a run says about one file (findings, then waivers), one line each:
 /// compared between a run that names the file and the whole run.
+/// The files a run classified (checked as something), sorted, once each.
+pub fn checked_files(o: &Outcome) -> Vec<String> {
+    let mut files: Vec<String> = o
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| o.classes[*i].is_some())
+        .map(|(_, f)| f.display.clone())
+        .collect();
+    files.sort();
+    files.dedup();
+    files
+}
+
 pub fn about(o: &Outcome, file: &str) -> Vec<String> {
     let line = |f: &platcheck::finding::Finding| {
         let at = format!("{}:{}:{}", f.file, f.line, f.column);
