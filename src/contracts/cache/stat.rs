@@ -143,12 +143,15 @@ pub(super) mod tests {
         let p = dir.path().join("a.yaml");
         std::fs::write(&p, "a: 1\n").unwrap();
         let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
-        std::fs::File::options()
-            .write(true)
-            .open(&p)
-            .unwrap()
-            .set_modified(old)
-            .unwrap();
+        let set_old = || {
+            std::fs::File::options()
+                .write(true)
+                .open(&p)
+                .unwrap()
+                .set_modified(old)
+                .unwrap()
+        };
+        set_old();
         let before = Stat::read(&p).unwrap();
         // Same size, same mtime, other content: only the ctime tells.
         // (The kernel's coarse clock ticks in milliseconds; spin until it
@@ -156,12 +159,7 @@ pub(super) mod tests {
         let mut after = before;
         while after == before {
             std::fs::write(&p, "a: 2\n").unwrap();
-            std::fs::File::options()
-                .write(true)
-                .open(&p)
-                .unwrap()
-                .set_modified(old)
-                .unwrap();
+            set_old();
             after = Stat::read(&p).unwrap();
         }
         assert_eq!((after.size, after.mtime), (before.size, before.mtime));
