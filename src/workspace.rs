@@ -19,6 +19,9 @@ pub struct Workspace {
     /// reference by cross-file rules (EV034, XR001, XR002).
     by_name: std::sync::OnceLock<(usize, ContractIndex)>,
     pub contracts: Vec<Contract>,
+    /// Per file, whether the run reports on its contracts (`judge_only`);
+    /// unset: on every contract.
+    judged: std::sync::OnceLock<Vec<bool>>,
     /// Indexes into `files` of the SQL and Markdown inputs.
     pub sql: Vec<usize>,
     pub markdown: Vec<usize>,
@@ -27,6 +30,45 @@ pub struct Workspace {
 impl Workspace {
     pub fn of_kind(&self, kind: Kind) -> impl Iterator<Item = &Contract> {
         self.contracts.iter().filter(move |c| c.kind == kind)
+    }
+    /// The contracts of `kind` whose findings the run reports: every one,
+    /// or in a run limited to named files those the named files hold. A
+    /// rule that judges each contract from that contract alone (and what
+    /// `find` gives it) loops over these, so a one-file run does not walk
+    /// 5,000 contracts only for their findings to be dropped; a rule that
+    /// compares contracts with each other reads `of_kind`.
+    pub fn judged(&self, kind: Kind) -> impl Iterator<Item = &Contract> {
+        let judged = self.judged.get();
+        self.of_kind(kind)
+            .filter(move |c| judged.is_none_or(|j| j.get(c.file).copied().unwrap_or(true)))
+    }
+    pub fn judged_clusters(&self) -> impl Iterator<Item = &Contract> {
+        self.judged(Kind::Cluster)
+    }
+    pub fn judged_boundaries(&self) -> impl Iterator<Item = &Contract> {
+        self.judged(Kind::EventBoundary)
+    }
+    /// Limits `judged` to the contracts of the `shown` files (by index).
+    /// A shown file that is neither SQL, Markdown, a contract file nor the
+    /// config (a payload schema EV053 reports on through its boundary, a
+    /// YAML that failed to load) leaves every contract judged. Set once,
+    /// before the rules run.
+    pub fn judge_only(&self, shown: &[bool], config: Option<&str>) {
+        let mut holds = vec![false; self.files.len()];
+        for c in &self.contracts {
+            if let Some(h) = holds.get_mut(c.file) {
+                *h = true;
+            }
+        }
+        let other = self.files.iter().enumerate().any(|(i, f)| {
+            shown.get(i).copied().unwrap_or(true)
+                && config != Some(f.display.as_str())
+                && !matches!(self.classes[i], Some(FileClass::Sql | FileClass::Markdown))
+                && !holds[i]
+        });
+        if !other {
+            let _ = self.judged.set(shown.to_vec());
+        }
     }
     pub fn clusters(&self) -> impl Iterator<Item = &Contract> {
         self.of_kind(Kind::Cluster)

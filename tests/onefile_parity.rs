@@ -1,8 +1,8 @@
 //! A run that names one file gives that file the findings the whole-repository
 //! run gives it, on a generated repository whose findings cross files (an
 //! event whose cluster is gone, two clusters with one name, a migration
-//! judged by its cluster's hot tables), with the contract cache cold, warm
-//! by content and warm by stat.
+//! judged by its cluster's hot tables, a consumer group two boundaries
+//! own), with the contract cache cold, warm by content and warm by stat.
 mod common;
 use common::{about, checked_files, copy_tree, root};
 use std::collections::BTreeSet;
@@ -65,6 +65,16 @@ fn generate(dir: &Path) {
         text.replace("name: payments-db-0002", "name: payments-db"),
     )
     .unwrap();
+    // Unit 3's webhook consumers join unit 0's fulfilment group under
+    // another owner: EV111 compares boundaries across files.
+    let p = dir.join("contracts/events/merchant-webhooks-0003.yaml");
+    let text = std::fs::read_to_string(&p).unwrap();
+    let joined = text.replace(
+        "group: merchant-webhook-dispatcher-0003",
+        "group: fulfilment-order-intake",
+    );
+    assert_ne!(joined, text);
+    std::fs::write(&p, joined).unwrap();
     // A blocking index on a table that only the cluster contract calls hot.
     std::fs::write(
         dir.join("migrations/orders-db/0008_index_orders_note.sql"),

@@ -189,6 +189,10 @@ fn analyze(
     let skip = shown.as_ref().map_or_else(rules::Skip::default, |shown| {
         rules::skip_for(&ws, shown, config.as_deref())
     });
+    // Per-contract rules then judge only the named files' contracts.
+    if let Some(shown) = &shown {
+        ws.judge_only(shown, config.as_deref());
+    }
     rules::run(&ctx, &mut sink, skip);
     if let Some(shown) = &shown {
         sink.reports

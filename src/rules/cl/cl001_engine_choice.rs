@@ -11,7 +11,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         "/spec/engine/next_tier/target",
     ]
     .map(String::from);
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         for r in missing(c, RuleId::CL001, &required) {
             sink.push(r);
         }

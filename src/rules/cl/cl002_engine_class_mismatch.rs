@@ -38,7 +38,7 @@ fn rank(class: &str) -> Option<u8> {
 }
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         let Some(class) = str_at(c, "/spec/engine/class") else {
             continue;
         };

@@ -16,7 +16,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             "rto",
         ],
     );
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         for r in missing(c, RuleId::CL010, &required) {
             sink.push(r);
         }

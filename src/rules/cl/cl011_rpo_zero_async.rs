@@ -6,7 +6,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         let Some(rpo) = duration_at(c, "/spec/ha/rpo").filter(|d| d.is_zero()) else {
             continue;
         };

@@ -8,7 +8,7 @@ use crate::rules::policy;
 const LAST: &str = "/spec/ha/failover_test/last";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         // Without an `ha` block CL010 speaks; with `failover: none` there is
         // no failover to test (recovery is the restore, CL061/CL062).
         if node(c, "/spec/ha").is_none() || str_at(c, "/spec/ha/failover") == Some("none") {

@@ -7,7 +7,7 @@ use crate::registry::RuleCtx;
 const CONDITIONS: &str = "/spec/ha/failover_test/conditions";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         // A test that never happened is CL012's finding, not this one.
         if node(c, "/spec/ha/failover_test/last").is_none() {
             continue;

@@ -9,7 +9,7 @@ const MIN: &str = "/spec/ha/quorum/min_healthy_for_writes";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     let required = under("/spec/ha/quorum", &["replicas", "min_healthy_for_writes"]);
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         let consensus = str_at(c, "/spec/ha/topology") == Some("consensus");
         if consensus || node(c, "/spec/ha/quorum").is_some() {
             for r in missing(c, RuleId::CL014, &required) {

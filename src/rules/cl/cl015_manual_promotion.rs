@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 const PROMOTION: &str = "/spec/ha/manual_promotion_time";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         if str_at(c, "/spec/ha/failover") != Some("manual") {
             continue;
         }

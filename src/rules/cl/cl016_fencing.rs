@@ -5,7 +5,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         // Consensus engines fence by construction: a leader without a
         // majority lease cannot commit, so there is no second writer to fence.
         if str_at(c, "/spec/ha/failover") != Some("automatic")

@@ -6,7 +6,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         let Some(classes) = node(c, "/spec/read_replicas/query_classes") else {
             continue;
         };

@@ -9,7 +9,7 @@ const LIMIT: &str = "/spec/capacity/dimensions/replica_lag/limit";
 const ALERT: &str = "/spec/capacity/dimensions/replica_lag/alert_at";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         if node(c, "/spec/read_replicas").is_none()
             || int_at(c, "/spec/read_replicas/count") == Some(0)
         {

@@ -16,7 +16,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         "/spec/sharding",
         &["key", "model", "shard_count", "growth_path"],
     );
-    for c in ctx.ws.clusters().filter(|c| is_sharded(c)) {
+    for c in ctx.ws.judged_clusters().filter(|c| is_sharded(c)) {
         for r in missing(c, RuleId::CL030, &required) {
             sink.push(r);
         }

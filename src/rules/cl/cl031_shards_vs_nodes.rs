@@ -6,7 +6,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters().filter(|c| is_sharded(c)) {
+    for c in ctx.ws.judged_clusters().filter(|c| is_sharded(c)) {
         let (Some(shards), Some(nodes)) = (
             int_at(c, "/spec/sharding/shard_count"),
             int_at(c, "/spec/sharding/node_count"),

@@ -11,7 +11,7 @@ const KEYS_PER_SHARD: i64 = 10;
 const CARDINALITY: &str = "/spec/sharding/key_cardinality";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters().filter(|c| is_sharded(c)) {
+    for c in ctx.ws.judged_clusters().filter(|c| is_sharded(c)) {
         let key =
             str_at(c, "/spec/sharding/key").map_or("(not declared)".into(), |k| format!("`{k}`"));
         let Some(card) = node(c, CARDINALITY) else {

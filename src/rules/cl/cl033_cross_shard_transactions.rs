@@ -9,7 +9,7 @@ use crate::registry::RuleCtx;
 const XSHARD: &str = "/spec/sharding/cross_shard_transactions";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters().filter(|c| is_sharded(c)) {
+    for c in ctx.ws.judged_clusters().filter(|c| is_sharded(c)) {
         if node(c, XSHARD).is_none() {
             sink.push(c.report(RuleId::CL033, XSHARD).variant("undeclared"));
         } else if str_at(c, XSHARD) == Some("two-phase-commit")

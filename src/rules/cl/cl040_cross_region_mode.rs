@@ -8,7 +8,7 @@ use crate::registry::RuleCtx;
 const MODE: &str = "/spec/cross_region/mode";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         let regions = strings(c, "/spec/cross_region/regions");
         let cross_placement = str_at(c, "/spec/ha/placement") == Some("cross-region");
         if node(c, MODE).is_none() && (regions.len() > 1 || cross_placement) {

@@ -8,7 +8,7 @@ use crate::rules::policy;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     let exempt_consensus = policy::switch(ctx, "cross_region_consensus", "allow") == "allow";
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         // A consensus group spread over regions pays the round trip on
         // purpose: the quorum is what survives a region (the anti-pattern is
         // sync replication bolted on to hide application bugs).

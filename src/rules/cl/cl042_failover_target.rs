@@ -8,7 +8,7 @@ use crate::registry::RuleCtx;
 const TARGET: &str = "/spec/cross_region/failover_target";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         let Some(target) = str_at(c, TARGET) else {
             continue;
         };

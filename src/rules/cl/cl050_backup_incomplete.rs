@@ -17,7 +17,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             "rpo",
         ],
     );
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         for r in missing(c, RuleId::CL050, &required) {
             sink.push(r);
         }

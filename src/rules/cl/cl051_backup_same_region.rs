@@ -7,7 +7,7 @@ use crate::registry::RuleCtx;
 const AT: &str = "/spec/backup/location/region";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         if let (Some(primary), Some(backup)) = (str_at(c, "/spec/region"), str_at(c, AT))
             && primary == backup
         {

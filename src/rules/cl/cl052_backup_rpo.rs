@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 const CONTINUOUS: [&str; 2] = ["wal-archive", "binlog-archive"];
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         let types = strings(c, "/spec/backup/types");
         if types.iter().any(|t| CONTINUOUS.contains(t)) {
             continue;

@@ -6,7 +6,7 @@ use crate::registry::RuleCtx;
 use std::cmp::Ordering;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         if let Some((retention, sla, Ordering::Less)) = compare_at(
             c,
             sink,

@@ -6,7 +6,7 @@ use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     let required = under("/spec/restore_drill", &["cadence", "last_success"]);
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         for r in missing(c, RuleId::CL060, &required) {
             sink.push(r);
         }

@@ -6,7 +6,7 @@ use crate::registry::RuleCtx;
 use crate::rules::policy;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         // Without a declared cadence CL060 reports the drill as missing.
         if node(c, "/spec/restore_drill/cadence").is_none() {
             continue;

@@ -7,7 +7,7 @@ use crate::registry::RuleCtx;
 use std::cmp::Ordering;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         // Failover (seconds) and restore (hours) are different recoveries;
         // one RTO for both forces an inflated failover promise.
         let (target, field) = if node(c, "/spec/backup/rto").is_some() {

@@ -7,7 +7,7 @@ use crate::registry::RuleCtx;
 const VALIDATED: &str = "/spec/restore_drill/validated";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         if node(c, "/spec/restore_drill/last_success").is_none() {
             continue;
         }

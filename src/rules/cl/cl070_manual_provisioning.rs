@@ -7,7 +7,7 @@ use crate::registry::RuleCtx;
 const BY: &str = "/spec/lifecycle/provisioned_by";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         match str_at(c, BY) {
             Some("manual") => sink.push(c.report(RuleId::CL070, BY)),
             None if node(c, BY).is_none() => {

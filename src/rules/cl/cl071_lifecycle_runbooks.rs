@@ -19,7 +19,7 @@ const DECOMMISSION: [&str; 4] = ["drain", "observe", "snapshot", "destroy"];
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     let required = under("/spec/lifecycle/runbooks", &STEPS);
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         for r in missing(c, RuleId::CL071, &required) {
             sink.push(r);
         }

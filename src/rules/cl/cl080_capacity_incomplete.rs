@@ -20,7 +20,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
             ["limit", "alert_at", "runbook"].map(|k| format!("/spec/capacity/dimensions/{d}/{k}"))
         })
         .collect();
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         for r in missing(c, RuleId::CL080, &required) {
             sink.push(r);
         }

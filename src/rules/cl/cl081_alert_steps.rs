@@ -9,7 +9,7 @@ use crate::registry::RuleCtx;
 const STORAGE_STEPS: [i64; 3] = [70, 80, 90];
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         for dim in DIMENSIONS {
             let at = format!("/spec/capacity/dimensions/{dim}/alert_at");
             let Some(list) = node(c, &at) else {

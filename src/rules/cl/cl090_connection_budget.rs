@@ -7,7 +7,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         if node(c, "/spec/connections").is_none() {
             sink.push(
                 c.report(RuleId::CL090, "/spec/connections")

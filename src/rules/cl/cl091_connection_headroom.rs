@@ -7,7 +7,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         let (Some(max), Ok(b)) = (int_at(c, "/spec/connections/max"), budget::of(c)) else {
             continue;
         };

@@ -7,7 +7,7 @@ use crate::registry::RuleCtx;
 const HA: &str = "/spec/connections/proxy/ha";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         if node(c, "/spec/connections/proxy").is_none() {
             continue;
         }

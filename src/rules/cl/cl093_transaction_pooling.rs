@@ -6,7 +6,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         let Some(mode @ ("transaction" | "statement")) = str_at(c, "/spec/connections/proxy/mode")
         else {
             continue;

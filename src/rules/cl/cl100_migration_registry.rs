@@ -7,7 +7,7 @@ use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     let required = under("/spec/migrations", &["tool", "registry", "approval_gate"]);
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         if node(c, "/spec/migrations").is_none() {
             continue;
         }

@@ -7,7 +7,7 @@ use crate::registry::RuleCtx;
 const LAST: &str = "/spec/cost/last_review";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         if node(c, LAST).is_none() {
             sink.push(c.report(RuleId::CL110, LAST).variant("never"));
             continue;

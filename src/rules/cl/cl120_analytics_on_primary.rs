@@ -5,7 +5,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         if str_at(c, "/spec/analytics/route") != Some("primary") {
             continue;
         }

@@ -7,7 +7,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.clusters() {
+    for c in ctx.ws.judged_clusters() {
         let int = |p: &str| node(c, p).and_then(Node::as_i64);
         let (Some(n), Some(r), Some(w)) = (
             int("/spec/ha/quorum/replicas"),

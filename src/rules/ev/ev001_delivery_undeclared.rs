@@ -4,7 +4,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         if c.get("/spec/delivery").is_none() {
             sink.push(
                 c.report(RuleId::EV001, "/spec/delivery")

@@ -31,7 +31,7 @@ const CLAUSES: &[(&str, &str, &[&str])] = &[
 ];
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         if delivery(c) != Some("exactly-once") {
             continue;
         }

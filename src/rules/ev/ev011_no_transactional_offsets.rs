@@ -18,7 +18,7 @@ fn default_transactional(kind: &str) -> Option<bool> {
 }
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         if delivery(c) != Some("exactly-once")
             || text(c, "/spec/exactly_once/atomic_commit") != Some("broker-transactions")
         {

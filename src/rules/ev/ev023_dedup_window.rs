@@ -15,7 +15,7 @@ const BOUNDS: [(&str, &str); 2] = [
 ];
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         // The bounds the boundary declares; the window must exceed their sum.
         let declared: Vec<(&str, Duration)> = BOUNDS
             .iter()

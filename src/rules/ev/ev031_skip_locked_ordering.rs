@@ -7,7 +7,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         let pollers = c
             .get("/spec/producer/outbox/pollers")
             .and_then(Node::as_i64)

@@ -85,7 +85,7 @@ fn met(c: &Contract, pointer: &str, need: &Need) -> bool {
 }
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         let Some(strategy) = text(c, "/spec/producer/outbox/ordering/strategy") else {
             continue;
         };

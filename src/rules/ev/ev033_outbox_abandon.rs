@@ -7,7 +7,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         let has_outbox = text(c, "/spec/producer/publish") == Some("outbox")
             || c.get("/spec/producer/outbox").is_some();
         if !has_outbox {

@@ -7,10 +7,11 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         let pointer = "/spec/producer/outbox/cluster";
         match text(c, pointer) {
             Some(name) if ctx.ws.find(Kind::Cluster, name).is_none() => {
+                // Every cluster of the repository, judged or not.
                 let mut known: Vec<&str> = ctx.ws.clusters().map(|k| k.name.as_str()).collect();
                 known.sort_unstable();
                 let known = if known.is_empty() {

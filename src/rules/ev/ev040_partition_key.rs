@@ -20,7 +20,7 @@ const SCATTERING: &[&str] = &[
 ];
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         if !ordering_required(c) {
             continue;
         }

@@ -27,7 +27,7 @@ fn trim(v: f64) -> String {
 }
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         let partitions = c.get("/spec/broker/partitions").and_then(Node::as_i64);
         let card = c.get("/spec/ordering/key_cardinality");
         let low = match (

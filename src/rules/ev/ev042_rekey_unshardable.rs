@@ -7,7 +7,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         let shardable = c
             .get("/spec/ordering/boundary_shardable")
             .and_then(Node::as_bool);

@@ -6,7 +6,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         if broker_kind(c) != Some("kafka") || c.get("/spec/ordering/repartition_plan").is_some() {
             continue;
         }

@@ -7,7 +7,7 @@ use crate::finding::Severity;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         let pointer = "/spec/schema/compatibility";
         match text(c, pointer) {
             None if c.get(pointer).is_none() => {

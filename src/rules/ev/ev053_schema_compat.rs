@@ -18,7 +18,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         .base
         .as_ref()
         .and_then(|b| Repo::open(&ctx.settings.root, b).ok());
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         if let Some(t) = target(c, ctx.settings) {
             boundary(ctx, c, &t, repo.as_ref(), sink);
         }

@@ -18,7 +18,7 @@ fn quota_scope<'a>(c: &'a Contract, name: &str) -> Option<&'a str> {
 }
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         for consumer in consumers(c) {
             let Some(downstream) = consumer.text("/retry/downstream") else {
                 continue;

@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 const LIMIT: &str = "30s";
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         for consumer in consumers(c) {
             let pointer = consumer.ptr("/retry/inline_sleep_max");
             if compare_with(c, &pointer, LIMIT, sink) == Some(Ordering::Greater) {

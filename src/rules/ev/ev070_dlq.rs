@@ -5,7 +5,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         for consumer in consumers(c) {
             let report = |rel: &str, variant: &'static str| {
                 c.report(RuleId::EV070, &consumer.ptr(rel))

@@ -13,7 +13,7 @@ const SEQUENCE_CASES: [&str; 4] = [
 ];
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         // Which event classes this boundary carries, from its own contract.
         let signed = text(c, "/spec/schema/audience") == Some("external")
             || is_true(c, "/spec/schema/signed_schema_refs");

@@ -22,7 +22,7 @@ fn position(kind: Option<&str>) -> &'static [&'static str] {
 const WHY: [&str; 2] = ["error", "retry_count"];
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         let kind = broker_kind(c);
         for consumer in consumers(c) {
             if consumer.get("/dlq/destination").is_none() {

@@ -6,7 +6,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         let ordered_partitions = ordering_required(c) && partitioned_log(broker_kind(c));
         for consumer in consumers(c) {
             let report = |rel: &str, variant: &'static str| {

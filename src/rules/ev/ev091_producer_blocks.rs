@@ -6,7 +6,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         if text(c, "/spec/producer/full_buffer") == Some("block") {
             sink.push(
                 c.report(RuleId::EV091, "/spec/producer/full_buffer")

@@ -39,7 +39,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     // event-driven reference: by invariants; handbook 4.5: above ~4-5 steps.
     let by_steps = policy::switch(ctx, "orchestration", "invariants") == "invariants-or-steps";
     let max_steps = policy::number(ctx, "orchestration_max_steps", 5);
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         if c.get("/spec/workflow").is_none() {
             continue;
         }

@@ -12,7 +12,7 @@ fn blank(c: &Contract, pointer: &str) -> bool {
 }
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         let report = |pointer: &str, variant: &'static str| {
             c.report(RuleId::EV110, pointer)
                 .variant(variant)

@@ -6,7 +6,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         let (Some(shape), Some(name)) = (text(c, "/spec/shape"), text(c, "/spec/event_type"))
         else {
             continue;

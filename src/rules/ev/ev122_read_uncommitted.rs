@@ -6,7 +6,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         let transactional = delivery(c) == Some("exactly-once")
             && (text(c, "/spec/exactly_once/atomic_commit") == Some("broker-transactions")
                 || text(c, "/spec/exactly_once/publish") == Some("transactional-producer"))

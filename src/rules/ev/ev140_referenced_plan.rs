@@ -34,7 +34,7 @@ fn is_path(v: &str) -> bool {
 }
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         let mut refs: Vec<(String, String)> = BOUNDARY
             .iter()
             .map(|(p, f)| (p.to_string(), f.to_string()))

@@ -5,7 +5,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         if text(c, "/spec/producer/publish") != Some("outbox") || !ordering_required(c) {
             continue;
         }

@@ -5,7 +5,7 @@ use crate::emit::Sink;
 use crate::registry::RuleCtx;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         match text(c, "/spec/shape") {
             Some("query") => sink.push(
                 c.report(RuleId::EV143, "/spec/shape")

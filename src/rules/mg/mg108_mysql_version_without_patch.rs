@@ -10,7 +10,7 @@ use crate::sql::{Dialect, Version};
 
 pub fn check(_ctx: &RuleCtx, sink: &mut Sink) {
     config_version(_ctx, sink);
-    for c in _ctx.ws.clusters() {
+    for c in _ctx.ws.judged_clusters() {
         let Some(dialect) = c
             .get("/spec/engine/product")
             .and_then(Node::as_str)

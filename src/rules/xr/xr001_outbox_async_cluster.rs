@@ -9,7 +9,7 @@ use crate::registry::RuleCtx;
 use crate::rules::ev::common::{text, written};
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         let pointer = "/spec/producer/outbox/cluster";
         let Some(cluster) = text(c, pointer).and_then(|n| ctx.ws.find(Kind::Cluster, n)) else {
             continue;

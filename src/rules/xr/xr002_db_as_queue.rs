@@ -8,7 +8,7 @@ use crate::registry::RuleCtx;
 use crate::rules::ev::common::{and_list, other_consumer_services, text};
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
-    for c in ctx.ws.boundaries() {
+    for c in ctx.ws.judged_boundaries() {
         if text(c, "/spec/broker/kind") != Some("db-polling") {
             continue;
         }
