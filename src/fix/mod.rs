@@ -15,6 +15,7 @@ mod place;
 mod popx;
 pub mod proof;
 mod sqitch;
+mod sqitch_revert;
 mod sql;
 mod sql_steps;
 mod timeouts;
