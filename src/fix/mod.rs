@@ -8,6 +8,7 @@ pub mod apply;
 mod block;
 mod contracts;
 mod diesel;
+mod index_name;
 mod mysql;
 mod next;
 mod opt_out;

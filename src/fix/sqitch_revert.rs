@@ -181,7 +181,9 @@ mod tests {
 
     #[test]
     fn drops_of_moved_objects_are_recognised() {
-        let c = DROPS_INDEX.captures("DROP INDEX CONCURRENTLY IF EXISTS app.\"Idx\"").unwrap();
+        let c = DROPS_INDEX
+            .captures("DROP INDEX CONCURRENTLY IF EXISTS app.\"Idx\"")
+            .unwrap();
         assert_eq!(folded(&c[1]), "Idx");
         let c = DROPS_CONSTRAINT
             .captures("ALTER TABLE ONLY orders DROP CONSTRAINT orders_k CASCADE")
