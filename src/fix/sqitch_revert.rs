@@ -43,8 +43,7 @@ static DROPS_CONSTRAINT: LazyLock<Regex> = LazyLock::new(|| {
     ))
     .unwrap()
 });
-static SESSION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?is)^(?:BEGIN|START\s+TRANSACTION|SET|RESET)\b").unwrap());
+static SET: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?is)^(?:SET|RESET)\b").unwrap());
 
 /// The edits of `revert/<change>.sql` that keep it the undo of
 /// `deploy/<change>.sql` once `chain` moved out of it: none when the
@@ -75,7 +74,7 @@ pub fn edits(site: &Site, root: &Path, change: &str, chain: &[Follow]) -> Vec<Ed
         .collect();
     let mut out = Vec::new();
     let mut dropped = BTreeSet::new();
-    let mut first_work = None;
+    let mut first = None;
     for p in split(text, Dialect::Postgres) {
         if !p.is_statement() {
             continue;
@@ -91,8 +90,8 @@ pub fn edits(site: &Site, root: &Path, change: &str, chain: &[Follow]) -> Vec<Ed
         };
         if gone.as_ref().is_some_and(|g| moved.contains(g)) {
             out.push(removal(site, &path, text, p.body.start, p.span.end));
-        } else if first_work.is_none() && !SESSION.is_match(body) {
-            first_work = Some(p.body.start);
+        } else if first.is_none() && !SET.is_match(body) {
+            first = Some(p.body.start);
         }
     }
     let drops: String = (created.iter())
@@ -100,29 +99,18 @@ pub fn edits(site: &Site, root: &Path, change: &str, chain: &[Follow]) -> Vec<Ed
         .map(|(t, c)| format!("ALTER TABLE {t} DROP CONSTRAINT IF EXISTS {c};{nl}"))
         .collect();
     if !drops.is_empty() {
-        // Before the revert's own work, inside its transaction: a column
-        // or table it drops would take the constraint along first.
-        let at = match first_work {
+        // First, and before the revert's own BEGIN: a statement of its own
+        // (its ACCESS EXCLUSIVE is not held across the revert's other
+        // work), and before a column or table the revert drops takes the
+        // constraint along. IF EXISTS: a rerun after a failed revert.
+        let at = match first {
             Some(at) if text[line_start(text, at)..at].trim().is_empty() => line_start(text, at),
             Some(at) => at,
-            None => after_session(text),
+            None => text.len(),
         };
         out.push(insert(&path, at, drops));
     }
     out
-}
-
-/// The end of the script when it holds only BEGIN and SETs: before its
-/// COMMIT if it has one.
-fn after_session(text: &str) -> usize {
-    split(text, Dialect::Postgres)
-        .iter()
-        .filter(|p| p.is_statement())
-        .find(|p| {
-            let b = text[p.body.start..p.body.end].to_ascii_uppercase();
-            b.starts_with("COMMIT") || b.starts_with("END")
-        })
-        .map_or(text.len(), |p| line_start(text, p.body.start))
 }
 
 /// The statement's lines: from the start of its line (when nothing comes
