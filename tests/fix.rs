@@ -205,3 +205,6 @@ mod fix_scratch;
 
 #[path = "editor/fix_runs.rs"]
 mod fix_runs;
+
+#[path = "editor/fix_sqitch_revert.rs"]
+mod fix_sqitch_revert;

@@ -2,7 +2,10 @@
 //! (Debian's, `.ci/sqitch.sh` installs it) on a scratch database of the
 //! local PostgreSQL: the plan deploys with every verify script passing, the
 //! moved work is really there (the index built, the foreign key validated),
-//! and the new changes revert back to the flagged one and then to nothing.
+//! and the new changes revert back to the flagged one and then to nothing;
+//! the flagged change's own revert, as fix edits it, undoes what its deploy
+//! now does (no drop of what moved out, the CHECK it now adds dropped), so
+//! the plan deploys again after a full revert.
 //! A plan line or script that sqitch reads differently from platcheck fails
 //! here, not in a user's pipeline. Fails loudly without the server or
 //! sqitch; PLATCHECK_DB_TESTS=0 skips with a printed reason.
@@ -27,11 +30,11 @@ const FILES: &[(&str, &str)] = &[
     ("verify/base.sql", "SELECT id FROM orders WHERE false;\n"),
     (
         "deploy/idx.sql",
-        "-- Deploy shop:idx\nBEGIN;\nSET lock_timeout = '2s';\nSET statement_timeout = '15min';\nALTER TABLE customers ADD COLUMN note text;\nCREATE INDEX idx_c ON orders (customer_id);\nALTER TABLE orders ADD FOREIGN KEY (customer_id) REFERENCES customers (id);\nALTER TABLE orders ADD CONSTRAINT orders_public_id_key UNIQUE (public_id);\nCOMMIT;\n",
+        "-- Deploy shop:idx\nBEGIN;\nSET lock_timeout = '2s';\nSET statement_timeout = '15min';\nALTER TABLE customers ADD COLUMN note text;\nALTER TABLE orders ALTER COLUMN customer_id SET NOT NULL;\nCREATE INDEX idx_c ON orders (customer_id);\nALTER TABLE orders ADD FOREIGN KEY (customer_id) REFERENCES customers (id);\nALTER TABLE orders ADD CONSTRAINT orders_public_id_key UNIQUE (public_id);\nCOMMIT;\n",
     ),
     (
         "revert/idx.sql",
-        "BEGIN;\nALTER TABLE customers DROP COLUMN IF EXISTS note;\nCOMMIT;\n",
+        "BEGIN;\nALTER TABLE orders DROP CONSTRAINT orders_public_id_key;\nALTER TABLE orders DROP CONSTRAINT orders_customer_id_fkey;\nDROP INDEX idx_c;\nALTER TABLE orders ALTER COLUMN customer_id DROP NOT NULL;\nALTER TABLE customers DROP COLUMN note;\nCOMMIT;\n",
     ),
     ("verify/idx.sql", "SELECT id FROM customers WHERE false;\n"),
 ];
@@ -117,6 +120,8 @@ fn sqitch(dir: &Path, args: &[&str]) -> String {
 
 const INDEXES: &str =
     "SELECT indexname::text FROM pg_indexes WHERE tablename = 'orders' ORDER BY 1";
+const NOT_NULL: &str = "SELECT attnotnull::text FROM pg_attribute \
+     WHERE attrelid = 'orders'::regclass AND attname = 'customer_id'";
 const CONSTRAINTS: &str = "SELECT conname || ':' || convalidated FROM pg_constraint \
      WHERE conrelid = 'orders'::regclass ORDER BY 1";
 
@@ -152,6 +157,8 @@ fn sqitch_deploys_verifies_and_reverts_the_changes_fix_writes() {
     assert_eq!(
         added,
         [
+            "idx_orders_customer_id_not_null",
+            "idx_orders_customer_id_drop_check",
             "idx_index_idx_c",
             "idx_validate_orders_customer_id_fkey",
             "idx_alter_orders"
@@ -159,16 +166,34 @@ fn sqitch_deploys_verifies_and_reverts_the_changes_fix_writes() {
         "{plan}"
     );
 
+    let revert = std::fs::read_to_string(dir.join("revert/idx.sql")).unwrap();
+    assert!(!revert.contains("DROP INDEX idx_c"), "{revert}");
+    assert!(
+        !revert.contains("DROP CONSTRAINT orders_public_id_key"),
+        "{revert}"
+    );
+    assert!(
+        revert.contains("DROP CONSTRAINT IF EXISTS orders_customer_id_not_null"),
+        "{revert}"
+    );
+
     let db = Scratch::create(&admin);
     let target = db.urls().1;
-    let deployed = sqitch(dir, &["deploy", "--verify", &target]);
-    for change in ["base", "idx"].iter().chain(&added) {
+    // Twice: a full revert leaves nothing the second deploy trips over.
+    for round in 1..=2 {
+        deploy_and_revert(dir, &db, &target, &added, round);
+    }
+}
+
+fn deploy_and_revert(dir: &Path, db: &Scratch, target: &str, added: &[&str], round: u32) {
+    let deployed = sqitch(dir, &["deploy", "--verify", target]);
+    for change in ["base", "idx"].iter().chain(added) {
         assert!(
             deployed.contains(&format!("+ {change} ")),
-            "{change} not deployed:\n{deployed}"
+            "round {round}: {change} not deployed:\n{deployed}"
         );
     }
-    assert!(sqitch(dir, &["verify", &target]).contains("Verify successful"));
+    assert!(sqitch(dir, &["verify", target]).contains("Verify successful"));
     assert_eq!(
         db.query(INDEXES),
         ["idx_c", "orders_pkey", "orders_public_id_key"]
@@ -181,18 +206,25 @@ fn sqitch_deploys_verifies_and_reverts_the_changes_fix_writes() {
             "orders_public_id_key:true"
         ]
     );
+    assert_eq!(db.query(NOT_NULL), ["true"]);
 
     // Back to the flagged change: the index and the unique constraint fix
-    // moved out are gone; the foreign key the change itself now adds (NOT
-    // VALID) stays, still validated: no statement un-validates a
+    // moved out are gone, the column nullable again with the CHECK the
+    // flagged change adds back in place (NOT VALID); the foreign key it
+    // adds NOT VALID stays, still validated: no statement un-validates a
     // constraint, and a validated one is only stricter.
-    sqitch(dir, &["revert", "-y", "--to", "idx", &target]);
+    sqitch(dir, &["revert", "-y", "--to", "idx", target]);
     assert_eq!(db.query(INDEXES), ["orders_pkey"]);
     assert_eq!(
         db.query(CONSTRAINTS),
-        ["orders_customer_id_fkey:true", "orders_pkey:true"]
+        [
+            "orders_customer_id_fkey:true",
+            "orders_customer_id_not_null:false",
+            "orders_pkey:true"
+        ]
     );
-    sqitch(dir, &["revert", "-y", &target]);
+    assert_eq!(db.query(NOT_NULL), ["false"]);
+    sqitch(dir, &["revert", "-y", target]);
     assert_eq!(
         db.query("SELECT tablename::text FROM pg_tables WHERE schemaname = 'public'"),
         Vec::<String>::new()

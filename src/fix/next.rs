@@ -76,10 +76,15 @@ pub fn removal_of(site: &Site, st: &Stmt) -> Edit {
 /// Whether the tool sends a file it runs outside a transaction as one
 /// query (which PostgreSQL runs as one implicit transaction when it holds
 /// more than one statement): golang-migrate always, diesel with
-/// `run_in_transaction = false` (one `batch_execute`). Work that refuses a
+/// `run_in_transaction = false` (one `batch_execute`), dbmate with
+/// `transaction:false` (one `Exec` of the file: dbmate issues 182 and 285,
+/// one `CREATE INDEX CONCURRENTLY` runs, two fail). Work that refuses a
 /// transaction is then alone in its file, without a `SET` beside it.
 pub fn one_query(site: &Site) -> bool {
-    matches!(site.fa.tool, Some(Tool::GolangMigrate) | Some(Tool::Diesel))
+    matches!(
+        site.fa.tool,
+        Some(Tool::GolangMigrate | Tool::Diesel | Tool::Dbmate)
+    )
 }
 
 /// golang-migrate sends a file as one query, and a `SET` beside a

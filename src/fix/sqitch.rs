@@ -6,6 +6,8 @@
 //! `verify/<name>.sql` when the project has `verify/`. Only after the last
 //! change of the plan (or after follow-ups written for the same change):
 //! a change planned between deployed ones changes the ids of the rest.
+//! The flagged change's own revert follows what its deploy now does
+//! (`sqitch_revert`).
 use super::next::Follow;
 use super::timeouts::preamble;
 use super::undo::{self, Undo};
@@ -101,6 +103,7 @@ pub fn following(site: &Site, chain: &[Follow]) -> Option<Vec<Edit>> {
         text: lines,
         create: false,
     });
+    edits.extend(super::sqitch_revert::edits(site, root, change, chain));
     Some(edits)
 }
 

@@ -2,7 +2,7 @@
 //! builds and drops (MG001, MG002) with the tool's transaction opt-out, and
 //! the `lock_timeout` / `statement_timeout` preamble (MG030, MG031).
 use super::{Site, eol, fix, indent_at, line_start};
-use super::{next, opt_out};
+use super::{index_name, next, opt_out};
 use crate::catalog::{FixSafety, RuleId};
 use crate::finding::{Edit, Fix};
 use crate::sql::analysis::Stmt;
@@ -60,12 +60,15 @@ fn concurrent<'a>(site: &Site, st: &'a Stmt) -> Option<Concurrent<'a>> {
             if text.to_ascii_uppercase().contains(" ONLY ") {
                 return None;
             }
-            let words = if name.is_some() && !if_not_exists {
-                " CONCURRENTLY IF NOT EXISTS"
-            } else {
-                " CONCURRENTLY"
+            let words = match name {
+                Some(_) if !if_not_exists => " CONCURRENTLY IF NOT EXISTS".to_string(),
+                Some(_) => " CONCURRENTLY".to_string(),
+                None => match index_name::default_name(text) {
+                    Some(n) => format!(" CONCURRENTLY IF NOT EXISTS {n}"),
+                    None => " CONCURRENTLY".to_string(),
+                },
             };
-            (CREATE_INDEX.find(text)?, words.to_string())
+            (CREATE_INDEX.find(text)?, words)
         }
         Some(Op::DropIndex {
             names,

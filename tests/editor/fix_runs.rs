@@ -187,3 +187,49 @@ fn goose_index_run_after_work_moves_together() {
     assert_eq!((rc, again.as_str()), (0, ""), "idempotent");
     insta::assert_snapshot!(d);
 }
+
+/// After the fix, a diesel or dbmate file run without a transaction holds
+/// one CONCURRENTLY build and no SET: MG031 (a notice) says why the file
+/// cannot bound it, in what the tool does, not golang-migrate's words.
+#[test]
+fn mg031_says_what_diesel_and_dbmate_do_with_a_file_outside_a_transaction() {
+    let cases: [(&[(&str, &str)], &str); 2] = [
+        (
+            &[
+                ("migrations/2026-01-01-000000_base/up.sql", BASE_TABLES),
+                (
+                    "migrations/2026-01-02-000000_idx/up.sql",
+                    "CREATE INDEX CONCURRENTLY IF NOT EXISTS idx_a ON orders (customer_id);\n",
+                ),
+                (
+                    "migrations/2026-01-02-000000_idx/metadata.toml",
+                    "run_in_transaction = false\n",
+                ),
+            ],
+            "diesel runs a migration with run_in_transaction = false as one batch_execute",
+        ),
+        (
+            &[
+                (
+                    "db/migrations/20260101000000_base.sql",
+                    "-- migrate:up\nCREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint);\n",
+                ),
+                (
+                    "db/migrations/20260102000000_idx.sql",
+                    "-- migrate:up transaction:false\nCREATE INDEX CONCURRENTLY IF NOT EXISTS idx_a ON orders (customer_id);\n\n-- migrate:down\nDROP INDEX idx_a;\n",
+                ),
+            ],
+            "dbmate runs a transaction:false migration as one Exec of the whole file",
+        ),
+    ];
+    for (files, words) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        write(dir, &[("platcheck.yaml", PG)]);
+        write(dir, files);
+        let (_, out, err) = bin(dir, &["check", "."]);
+        assert!(out.contains("[MG031]"), "{out}{err}");
+        assert!(out.contains(words), "{out}");
+        assert!(!out.contains("golang-migrate sends it"), "{out}");
+    }
+}

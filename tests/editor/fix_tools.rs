@@ -17,7 +17,7 @@ const BUSY: &str = "ALTER TABLE customers ADD COLUMN note text;\nCREATE INDEX id
 /// make the file a transaction. No rule is flagged more often than before
 /// but `may_move`: the statement timeout the old file set (MG031, a
 /// notice) cannot follow it; the server's default or the DSN's applies.
-fn fixed_by_rule(files: &[(&str, &str)], rule: &str, may_move: &[&str]) -> String {
+pub(super) fn fixed_by_rule(files: &[(&str, &str)], rule: &str, may_move: &[&str]) -> String {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     for (path, text) in files {

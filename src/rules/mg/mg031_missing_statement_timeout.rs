@@ -21,18 +21,24 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
         let Some(st) = first else { continue };
         let what = if st.rewrite { "rewrites" } else { "scans" };
         let report = c::report(ctx, RuleId::MG031, fa, st);
-        // golang-migrate sends the file as one query: beside a statement
-        // that refuses a transaction a SET cannot stand, so the bound must
-        // come from the database URL. The scan is as long either way, so
-        // the file is still reported (a single statement is exempt from
-        // partial-apply rules, not from this one).
-        let one_query = fa.tool == Some(Tool::GolangMigrate)
-            && fa.stmts.len() == 1
-            && st.effects.iter().any(|e| !locks::pg(e.key).in_tx);
-        let report = if one_query {
-            report.variant("one_query")
-        } else {
-            report
+        // golang-migrate, and diesel and dbmate for a file they run
+        // without a transaction, send the file as one query: beside a
+        // statement that refuses a transaction a SET cannot stand, so the
+        // bound must come from outside the file. The scan is as long
+        // either way, so the file is still reported (a single statement is
+        // exempt from partial-apply rules, not from this one). A single
+        // statement that refuses a transaction is only valid there
+        // outside the tool's transaction.
+        let alone = fa.stmts.len() == 1 && st.effects.iter().any(|e| !locks::pg(e.key).in_tx);
+        let variant = match fa.tool {
+            Some(Tool::GolangMigrate) if alone => Some("one_query"),
+            Some(Tool::Diesel) if alone => Some("one_query_diesel"),
+            Some(Tool::Dbmate) if alone => Some("one_query_dbmate"),
+            _ => None,
+        };
+        let report = match variant {
+            Some(v) => report.variant(v),
+            None => report,
         };
         sink.push(report.var("kind", &st.kind).var("what", what));
     }
