@@ -162,3 +162,30 @@ fn golang_migrate_files_are_one_implicit_transaction() {
             .contains("implicit transaction")
     );
 }
+
+/// dbmate sends a `transaction:false` section as one query: with two
+/// statements PostgreSQL runs them in one implicit transaction, where
+/// CONCURRENTLY is refused; with one it is not.
+#[test]
+fn dbmate_transaction_false_sections_are_one_implicit_transaction() {
+    let out = run_dir(&[
+        ("platcheck.yaml", "version: 1\n"),
+        (
+            "db/migrations/20240101000001_t.sql",
+            "-- migrate:up\nCREATE TABLE t (a int, b int);\n-- migrate:down\nDROP TABLE t;\n",
+        ),
+        (
+            "db/migrations/20240101000002_one.sql",
+            "-- migrate:up transaction:false\nCREATE INDEX CONCURRENTLY i ON t (a);\n\n-- migrate:down\nDROP INDEX i;\n",
+        ),
+        (
+            "db/migrations/20240101000003_two.sql",
+            "-- migrate:up transaction:false\nSET lock_timeout = '2s';\nCREATE INDEX CONCURRENTLY j ON t (b);\n\n-- migrate:down\nDROP INDEX j;\n",
+        ),
+    ]);
+    let files = files_of(&out, RuleId::MG003);
+    assert_eq!(files, ["db/migrations/20240101000003_two.sql"]);
+    let message = &of(&out, RuleId::MG003)[0].message;
+    assert!(message.contains("implicit transaction"), "{message}");
+    assert!(message.contains("dbmate"), "{message}");
+}

@@ -200,6 +200,12 @@ impl TxPolicy {
             if self.tool == Some(Tool::Diesel) {
                 return TxMode::Implicit("diesel");
             }
+            // dbmate runs a `transaction:false` migration as one `Exec` of
+            // the whole section (it refuses to split statements: dbmate
+            // PR 286), which lib/pq sends as one simple query.
+            if self.tool == Some(Tool::Dbmate) && self.flavor == Flavor::Postgres {
+                return TxMode::Implicit("dbmate");
+            }
             return TxMode::None;
         }
         match self.tool {
