@@ -15,7 +15,9 @@ pub struct Report {
     pub vars: Vec<(&'static str, String)>,
     /// Which template of the rule to use (`messages.<variant>`), default `message`.
     pub variant: Option<&'static str>,
-    pub contract: Option<ContractRef>,
+    /// Boxed, as `fix`: most reports have neither, and a run holds one
+    /// report per finding beside the whole analysis.
+    pub contract: Option<Box<ContractRef>>,
     pub pointer: Option<String>,
     pub sql: Option<SqlFacts>,
     /// Replaces the template-rendered help (rare: computed suggestions).
@@ -27,7 +29,7 @@ pub struct Report {
     /// which up step it was judged after).
     pub note: Option<String>,
     /// Filled by the engine's fixer (`fix::compute`), not by rules.
-    pub fix: Option<Fix>,
+    pub fix: Option<Box<Fix>>,
     /// Secondary places: (file index, span, what is there).
     pub related: Vec<(usize, Span, String)>,
 }
@@ -64,7 +66,7 @@ impl Report {
         self
     }
     pub fn contract(mut self, c: ContractRef) -> Report {
-        self.contract = Some(c);
+        self.contract = Some(Box::new(c));
         self
     }
     pub fn pointer(mut self, p: impl Into<String>) -> Report {

@@ -52,12 +52,13 @@ pub struct Finding {
     pub end: usize,
     pub message: String,
     pub help: Option<String>,
-    pub contract: Option<ContractRef>,
+    /// Boxed, as `fix`: rare, and a run holds every finding until printed.
+    pub contract: Option<Box<ContractRef>>,
     pub pointer: Option<String>,
     pub sql: Option<SqlFacts>,
     /// What `platcheck fix` and the language server's quick fix would write.
     #[serde(skip)]
-    pub fix: Option<Fix>,
+    pub fix: Option<Box<Fix>>,
     /// Other places the finding is about (the first definition of a
     /// duplicate): the editor's related information.
     #[serde(skip)]

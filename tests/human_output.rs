@@ -199,10 +199,10 @@ fn a_group_header_has_the_worst_severity_of_the_group() {
             end: start + 3,
             message: format!("{pointer} is missing"),
             help: None,
-            contract: Some(ContractRef {
+            contract: Some(Box::new(ContractRef {
                 kind: "EventBoundary".into(),
                 name: "orders".into(),
-            }),
+            })),
             pointer: Some(pointer.into()),
             sql: None,
             fix: None,

@@ -199,7 +199,7 @@ fn analyze(
             .retain(|r| r.rule == RuleId::PC000 || shown.get(r.file).copied().unwrap_or(true));
     }
     for r in &mut sink.reports {
-        r.fix = crate::fix::compute(&ctx, r);
+        r.fix = crate::fix::compute(&ctx, r).map(Box::new);
     }
     // Nothing reads the analyses after the rules and the fixes: the SQL
     // analysis alone holds every statement of every file, so it goes

@@ -20,7 +20,7 @@ pub fn missing_block(ctx: &RuleCtx, r: &Report) -> Option<Fix> {
         .ws
         .contracts
         .iter()
-        .find(|c| c.file == r.file && Some(&c.contract_ref()) == r.contract.as_ref())?;
+        .find(|c| c.file == r.file && Some(&c.contract_ref()) == r.contract.as_deref())?;
     if contract.get(pointer).is_some() {
         return None;
     }

@@ -98,9 +98,11 @@ fn finding(src: &SourceFile, (rule, sev, grouped, (a, b), message, help, pointer
         end,
         message,
         help,
-        contract: grouped.then(|| ContractRef {
-            kind: "EventBoundary".into(),
-            name: "orders".into(),
+        contract: grouped.then(|| {
+            Box::new(ContractRef {
+                kind: "EventBoundary".into(),
+                name: "orders".into(),
+            })
         }),
         pointer,
         sql: None,

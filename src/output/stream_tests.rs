@@ -102,10 +102,10 @@ pub(crate) fn outcomes() -> Vec<Outcome> {
         2,
         "unknown key é",
     );
-    c.contract = Some(ContractRef {
+    c.contract = Some(Box::new(ContractRef {
         kind: "Cluster".into(),
         name: "x".into(),
-    });
+    }));
     c.pointer = Some("/spec/unknown_key".into());
     let c2 = Finding {
         line: 1,

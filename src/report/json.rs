@@ -51,7 +51,7 @@ pub(crate) fn convert(f: &Finding) -> JsonFinding<'_> {
         end_column: f.end_column,
         message: &f.message,
         help: f.help.as_deref(),
-        contract: f.contract.as_ref(),
+        contract: f.contract.as_deref(),
         pointer: f.pointer.as_deref(),
         statement: f.sql.as_ref().map(|s| &s.statement),
         locks: f.sql.as_ref().map(|s| s.locks.as_slice()),

@@ -70,9 +70,11 @@ pub fn outcome(files: Files, raw: Vec<RawFinding>) -> Outcome {
             end,
             message,
             help,
-            contract: contract.map(|name| ContractRef {
-                kind: "Cluster".into(),
-                name,
+            contract: contract.map(|name| {
+                Box::new(ContractRef {
+                    kind: "Cluster".into(),
+                    name,
+                })
             }),
             pointer,
             sql: None,
