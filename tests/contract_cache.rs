@@ -2,36 +2,8 @@
 //! name files: a cached run prints exactly what an uncached one prints, in
 //! every state of the repository, and the cache stays inside it.
 mod common;
-use common::{copy_tree, root};
+use common::cache_runs::{CLUSTER, EVENT, clean_example, run, same_both_ways};
 use std::path::Path;
-use std::process::Output;
-
-const EVENT: &str = "contracts/events/order-confirmed.yaml";
-const CLUSTER: &str = "contracts/clusters/orders-db.yaml";
-
-fn run(dir: &Path, cache: bool, args: &[&str]) -> Output {
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_platcheck"));
-    cmd.args(args).current_dir(dir).env("NO_COLOR", "1");
-    if cache {
-        cmd.env_remove("PLATCHECK_NO_CACHE");
-    } else {
-        cmd.env("PLATCHECK_NO_CACHE", "1");
-    }
-    cmd.output().expect("binary runs")
-}
-
-/// The cached run's output and exit code, asserted equal to the uncached one's.
-fn same_both_ways(dir: &Path, args: &[&str]) -> String {
-    let uncached = run(dir, false, args);
-    let cached = run(dir, true, args);
-    assert_eq!(
-        String::from_utf8_lossy(&cached.stdout),
-        String::from_utf8_lossy(&uncached.stdout),
-        "{args:?}"
-    );
-    assert_eq!(cached.status.code(), uncached.status.code(), "{args:?}");
-    String::from_utf8_lossy(&cached.stdout).into_owned()
-}
 
 fn edit(dir: &Path, rel: &str, from: &str, to: &str) {
     let p = dir.join(rel);
@@ -42,25 +14,20 @@ fn edit(dir: &Path, rel: &str, from: &str, to: &str) {
 
 #[test]
 fn cached_runs_print_what_uncached_runs_print() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = clean_example();
     let dir = tmp.path();
-    copy_tree(
-        &root().join("examples/clean"),
-        dir,
-        Some(".platcheck_cache"),
-    );
     let args = ["check", "--format", "json", EVENT];
 
-    let clean = same_both_ways(dir, &args);
+    let clean = same_both_ways(dir, &args, "cold");
     assert!(dir.join(".platcheck_cache/contracts.bin").is_file());
     let ignore = std::fs::read_to_string(dir.join(".platcheck_cache/.gitignore")).unwrap();
     assert!(ignore.lines().any(|l| l == "*"), "{ignore}");
     // Twice from a warm cache.
-    assert_eq!(same_both_ways(dir, &args), clean);
+    assert_eq!(same_both_ways(dir, &args, "warm"), clean);
 
     // The named file changes: a new unknown key is reported.
     edit(dir, EVENT, "metadata:\n", "metadata:\n  colour: blue\n");
-    let changed = same_both_ways(dir, &args);
+    let changed = same_both_ways(dir, &args, "an unknown key");
     assert!(changed.contains("PC003"), "{changed}");
 
     // A file that is not named changes what the named one is judged against:
@@ -72,24 +39,19 @@ fn cached_runs_print_what_uncached_runs_print() {
         "name: orders-db\n",
         "name: orders-db-renamed\n",
     );
-    let renamed = same_both_ways(dir, &args);
+    let renamed = same_both_ways(dir, &args, "the cluster renamed");
     assert_ne!(renamed, clean, "the renamed cluster must be noticed");
 
     // The config changes: still the uncached answer.
     edit(dir, "platcheck.yaml", "fail_on: error", "fail_on: warning");
-    same_both_ways(dir, &args);
-    same_both_ways(dir, &["check", CLUSTER]);
+    same_both_ways(dir, &args, "the config changed");
+    same_both_ways(dir, &["check", CLUSTER], "the cluster named");
 }
 
 #[test]
 fn whole_repository_runs_and_opted_out_runs_write_no_cache() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = clean_example();
     let dir = tmp.path();
-    copy_tree(
-        &root().join("examples/clean"),
-        dir,
-        Some(".platcheck_cache"),
-    );
     run(dir, true, &["check", "."]);
     assert!(!dir.join(".platcheck_cache").exists(), "a whole-repo run");
     run(dir, false, &["check", EVENT]);
@@ -101,14 +63,9 @@ fn whole_repository_runs_and_opted_out_runs_write_no_cache() {
 
 #[test]
 fn a_cache_that_is_a_link_is_not_used() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = clean_example();
     let outside = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    copy_tree(
-        &root().join("examples/clean"),
-        dir,
-        Some(".platcheck_cache"),
-    );
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink(outside.path(), dir.join(".platcheck_cache")).unwrap();

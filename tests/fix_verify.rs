@@ -11,18 +11,8 @@ use std::process::Command;
 const PG: &str = "version: 1\ntoday: 2026-11-30\nsql:\n  dialect: postgresql\n  version: \"15\"\n";
 const BASE: &str = "CREATE TABLE customers (id bigint PRIMARY KEY);\nCREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint, public_id uuid);\n";
 
-fn url() -> Option<String> {
-    match servers::postgres() {
-        servers::Server::Url(u) => Some(u),
-        servers::Server::Skip(why) => {
-            println!("{why}");
-            None
-        }
-    }
-}
-
 fn prove(files: &[(&str, &str)], flags: &[&str]) -> String {
-    let Some(url) = url() else {
+    let Some(url) = servers::postgres_url() else {
         return String::new();
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -178,7 +168,9 @@ fn stmt(text: &str, in_tx: bool) -> PlanStmt {
 
 #[test]
 fn the_proof_fails_the_unfixed_statements() {
-    let Some(url) = url() else { return };
+    let Some(url) = servers::postgres_url() else {
+        return;
+    };
     for (sql, held) in [
         (
             "CREATE INDEX idx_c ON orders (customer_id)",
@@ -223,7 +215,9 @@ fn the_proof_fails_the_unfixed_statements() {
 
 #[test]
 fn the_watcher_of_a_statement_outside_a_transaction_sees_its_locks() {
-    let Some(url) = url() else { return };
+    let Some(url) = servers::postgres_url() else {
+        return;
+    };
     // A build that holds SHARE for a second (each row sleeps a
     // millisecond), named CONCURRENTLY in a comment so it is watched like
     // a CONCURRENTLY statement: the watcher must catch the SHARE.
@@ -287,22 +281,14 @@ fn the_watcher_of_a_statement_outside_a_transaction_sees_its_locks() {
     );
 }
 
-fn mysql_url() -> Option<String> {
-    match servers::mariadb() {
-        servers::Server::Url(u) => Some(u),
-        servers::Server::Skip(why) => {
-            println!("{why}");
-            None
-        }
-    }
-}
-
 const MY_CLUSTER: &str = "apiVersion: platcheck/v1\nkind: Cluster\nmetadata:\n  name: fixture-db\n  owner: team-fixture\nspec:\n  engine:\n    product: mariadb\n    version: \"10.11\"\n  migrations:\n    path: migrations\n    hot_tables: [payments]\n";
 const MY_BASE: &str = "CREATE TABLE payments (id bigint PRIMARY KEY AUTO_INCREMENT, created_at datetime, note varchar(40))";
 
 #[test]
 fn mg103_mariadb_accepts_the_guard_on_a_table_with_rows() {
-    let Some(url) = mysql_url() else { return };
+    let Some(url) = servers::mariadb_url() else {
+        return;
+    };
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
     std::fs::create_dir_all(dir.join("migrations")).unwrap();
@@ -339,7 +325,9 @@ fn mg103_mariadb_accepts_the_guard_on_a_table_with_rows() {
 
 #[test]
 fn mariadb_refuses_a_lock_none_it_cannot_keep() {
-    let Some(url) = mysql_url() else { return };
+    let Some(url) = servers::mariadb_url() else {
+        return;
+    };
     // A type change copies the table: LOCK=NONE cannot hold, the server
     // says so, and the proof fails.
     let plan = Plan {
@@ -372,7 +360,9 @@ fn mariadb_refuses_a_lock_none_it_cannot_keep() {
 /// alone (the file the fix writes) runs.
 #[test]
 fn a_set_beside_a_concurrent_index_in_one_query_is_refused() {
-    let Some(url) = url() else { return };
+    let Some(url) = servers::postgres_url() else {
+        return;
+    };
     let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
     let t = format!("pc_fixgm_{}", std::process::id());
     c.batch_execute(&format!("CREATE TABLE {t} (id bigint)"))

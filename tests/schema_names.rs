@@ -11,7 +11,6 @@ use platcheck::sql::ops::ConstraintKind;
 use platcheck::sql::schema::Model;
 use platcheck::sql::verify::file_ctx;
 use platcheck::sql::{Dialect, Version};
-use servers::Server;
 use std::collections::BTreeSet;
 
 /// The forms, `@` standing for a table name unique to this run.
@@ -99,23 +98,9 @@ fn server_names(client: &mut postgres::Client, sql: &str, table: &str) -> BTreeS
     names
 }
 
-/// The local PostgreSQL, or `None` (with the printed reason) when the
-/// database tests are turned off.
-fn connect() -> Option<postgres::Client> {
-    match servers::postgres() {
-        Server::Url(url) => {
-            Some(postgres::Client::connect(&url, postgres::NoTls).expect("connect"))
-        }
-        Server::Skip(why) => {
-            println!("skipped: {why}");
-            None
-        }
-    }
-}
-
 #[test]
 fn unnamed_constraints_are_named_as_postgresql_names_them() {
-    let Some(mut client) = connect() else {
+    let Some(mut client) = servers::postgres_client() else {
         return;
     };
     let table = format!("pc_schema_names_{}", std::process::id());
@@ -154,7 +139,7 @@ const TOAST_FORMS: &[&str] = &[
 
 #[test]
 fn toast_tables_are_predicted_as_postgresql_makes_them() {
-    let Some(mut client) = connect() else {
+    let Some(mut client) = servers::postgres_client() else {
         return;
     };
     let table = format!("pc_toast_{}", std::process::id());

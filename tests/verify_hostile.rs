@@ -16,7 +16,6 @@ use platcheck::sql::lexer::{self, Tok};
 use platcheck::sql::verify::my::MyVerifier;
 use platcheck::sql::verify::pg::PgVerifier;
 use platcheck::sql::verify::{Options, Run, Script, StmtReport};
-use servers::Server;
 use std::time::Duration;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,29 +67,11 @@ fn script(cases: &[(String, Want)]) -> Vec<Script> {
     }]
 }
 
-fn pg_url() -> Option<String> {
-    match servers::postgres() {
-        Server::Url(u) => Some(u),
-        Server::Skip(why) => {
-            println!("skipped: {why}");
-            None
-        }
-    }
-}
-
-fn my_url() -> Option<String> {
-    match servers::mariadb() {
-        Server::Url(u) => Some(u),
-        Server::Skip(why) => {
-            println!("skipped: {why}");
-            None
-        }
-    }
-}
-
 #[test]
 fn postgres_hostile_migrations_leave_the_server_as_it_was() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = servers::postgres_url() else {
+        return;
+    };
     let mut c = PgCanary::new(&url);
     let before = c.snapshot();
     let id = c.id.clone();
@@ -192,7 +173,9 @@ fn postgres_hostile_migrations_leave_the_server_as_it_was() {
 
 #[test]
 fn a_lone_cr_cannot_smuggle_a_commit_into_an_in_place_replay() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = servers::postgres_url() else {
+        return;
+    };
     let mut c = PgCanary::new(&url);
     let before = c.snapshot();
     let text = "SELECT 1 -- x\r; COMMIT; CREATE TABLE smuggled (a int);\nCREATE TABLE smuggled_too (a int);\n";
@@ -231,7 +214,9 @@ fn a_lone_cr_cannot_smuggle_a_commit_into_an_in_place_replay() {
 
 #[test]
 fn postgres_agrees_with_the_lexer_on_where_a_comment_ends() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = servers::postgres_url() else {
+        return;
+    };
     let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
     for (sql, comment_to_end) in [
         ("SELECT 10 -- x\r+1\n", false),
@@ -252,7 +237,9 @@ fn postgres_agrees_with_the_lexer_on_where_a_comment_ends() {
 #[test]
 fn mariadb_agrees_with_the_lexer_on_comments() {
     use mysql::prelude::Queryable;
-    let Some(url) = my_url() else { return };
+    let Some(url) = servers::mariadb_url() else {
+        return;
+    };
     let mut c = mysql::Conn::new(mysql::Opts::from_url(&url).unwrap()).unwrap();
     let mut cases: Vec<String> = [" ", "\t", "\x0b", "\x0c", "\x01", "\x1f", "\x7f"]
         .iter()
@@ -279,7 +266,9 @@ fn mariadb_agrees_with_the_lexer_on_comments() {
 
 #[test]
 fn mariadb_hostile_migrations_leave_the_server_as_it_was() {
-    let Some(url) = my_url() else { return };
+    let Some(url) = servers::mariadb_url() else {
+        return;
+    };
     let mut c = MyCanary::new(&url);
     let before = c.snapshot();
     let id = c.id.clone();
@@ -365,7 +354,9 @@ fn mariadb_hostile_migrations_leave_the_server_as_it_was() {
 
 #[test]
 fn a_total_limit_stops_the_whole_replay() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = servers::postgres_url() else {
+        return;
+    };
     let mut v = PgVerifier::connect_with(
         &url,
         &Options {
@@ -385,7 +376,9 @@ fn a_total_limit_stops_the_whole_replay() {
 
 #[test]
 fn the_word_concurrently_never_sends_a_statement_out_of_the_transaction() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = servers::postgres_url() else {
+        return;
+    };
     let mut c = PgCanary::new(&url);
     let before = c.snapshot();
     // Trusted mode: no gate, so only the routing decides. A statement the

@@ -9,7 +9,6 @@ mod servers;
 use platcheck::sql::verify::pg::PgVerifier;
 use platcheck::sql::verify::refusal::Refusal;
 use platcheck::sql::verify::{Script, render};
-use servers::Server;
 use std::process::Command;
 
 const LEMMY_LIKE: &str = "\
@@ -24,19 +23,11 @@ CREATE FUNCTION forbid () RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NU
 CREATE TRIGGER forbid BEFORE INSERT ON __diesel_schema_migrations EXECUTE FUNCTION forbid ();
 ";
 
-fn pg_url() -> Option<String> {
-    match servers::postgres() {
-        Server::Url(u) => Some(u),
-        Server::Skip(why) => {
-            println!("skipped: {why}");
-            None
-        }
-    }
-}
-
 #[test]
 fn refusals_name_their_cause_and_the_tool_table_exists() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = servers::postgres_url() else {
+        return;
+    };
     let mut v = PgVerifier::connect(&url, false).expect("connect to PostgreSQL");
     assert!(
         v.version.0 < 16,
@@ -91,7 +82,9 @@ fn refusals_name_their_cause_and_the_tool_table_exists() {
 
 #[test]
 fn the_binary_reports_the_newer_syntax_and_fails_the_run() {
-    let Some(url) = pg_url() else { return };
+    let Some(url) = servers::postgres_url() else {
+        return;
+    };
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("up.sql");
     std::fs::write(&file, LEMMY_LIKE).expect("write");

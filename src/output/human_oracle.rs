@@ -4,6 +4,7 @@
 //! produce these bytes, so this stays as it was, not as it would be written.
 use super::escape;
 use super::human::{Style, groups, header};
+use super::snippet::{Window, window};
 use super::stream::{self, Stream};
 use crate::finding::{Finding, Severity};
 use crate::outcome::{Outcome, Summary};
@@ -27,16 +28,12 @@ impl SourceCode for Src<'_> {
         after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
         let src = self.0;
-        let start = span.offset().min(src.text.len());
-        let end = (span.offset() + span.len()).min(src.text.len());
-        let first = line_of(src, start).saturating_sub(before).max(1);
-        let last = (line_of(src, end) + after).min(src.line_count()).max(first);
-        let from = src.line_start(first);
-        let to = if last < src.line_count() {
-            src.line_start(last + 1)
-        } else {
-            src.text.len()
-        };
+        let Window {
+            first,
+            last,
+            from,
+            to,
+        } = window(src, span.offset(), span.len(), before, after);
         Ok(Box::new(MietteSpanContents::new_named(
             escape::file_name(&src.display).into_owned(),
             &src.text.as_bytes()[from..to],
@@ -46,21 +43,6 @@ impl SourceCode for Src<'_> {
             last - first + 1,
         )))
     }
-}
-
-/// The 1-based line of a byte offset (within the text): `line_col(at).line`
-/// without counting the characters of the column, which miette never needs.
-fn line_of(src: &SourceFile, at: usize) -> usize {
-    let (mut lo, mut hi) = (1, src.line_count());
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
-        if src.line_start(mid) <= at {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    lo
 }
 
 /// Longest source line shown in a snippet, in bytes. miette pads to the

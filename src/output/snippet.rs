@@ -97,21 +97,28 @@ enum Mode {
 
 /// The lines a span is shown with: 1-based `first..=last` (`before` and
 /// `after` lines of context included) at bytes `from..to`.
-struct Window {
-    first: usize,
-    last: usize,
-    from: usize,
-    to: usize,
+/// The whole lines around a span: lines `first..=last` (1-based), bytes
+/// `from..to`. The oracle printer reads its miette source through it too.
+pub(super) struct Window {
+    pub first: usize,
+    pub last: usize,
+    pub from: usize,
+    pub to: usize,
 }
 
-fn window(src: &SourceFile, offset: usize, len: usize, around: usize) -> Window {
+/// `before` lines above the span's first line, `after` below its last.
+pub(super) fn window(
+    src: &SourceFile,
+    offset: usize,
+    len: usize,
+    before: usize,
+    after: usize,
+) -> Window {
     let n = src.text.len();
     let start = offset.min(n);
     let end = offset.saturating_add(len).min(n);
-    let first = line_of(src, start).saturating_sub(around).max(1);
-    let last = (line_of(src, end) + around)
-        .min(src.line_count())
-        .max(first);
+    let first = line_of(src, start).saturating_sub(before).max(1);
+    let last = (line_of(src, end) + after).min(src.line_count()).max(first);
     let from = src.line_start(first);
     let to = if last < src.line_count() {
         src.line_start(last + 1)
@@ -246,13 +253,13 @@ pub fn render(out: &mut String, src: &SourceFile, name: &str, labels: &[Label], 
     // Labels whose windows touch or overlap are shown as one snippet.
     let mut contexts: Vec<(usize, usize, Window)> = Vec::new();
     for l in &order {
-        let right = window(src, l.offset, l.len, CONTEXT);
+        let right = window(src, l.offset, l.len, CONTEXT, CONTEXT);
         if let Some((offset, len, left)) = contexts.last_mut()
             && left.last + 1 >= right.first
         {
             let end = (*offset + *len).max(l.offset + l.len);
             *len = end - *offset;
-            *left = window(src, *offset, *len, CONTEXT);
+            *left = window(src, *offset, *len, CONTEXT, CONTEXT);
             continue;
         }
         contexts.push((l.offset, l.len, right));

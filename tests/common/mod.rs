@@ -1,5 +1,6 @@
 //! Shared helpers for the integration tests.
 #![allow(dead_code)]
+pub mod cache_runs;
 pub mod sandbox;
 use platcheck::engine::{self, Outcome};
 use platcheck::output::{human, json};

@@ -1,11 +1,14 @@
 //! The transaction opt-out or follow-up migration of every tool whose
 //! syntax platcheck reads: golang-migrate and popx (a file of its own, popx's
-//! `.autocommit` name), diesel (`metadata.toml`, a next directory), sqitch
-//! (changes of their own in sqitch.plan, else after the script's own COMMIT), Liquibase (`runInTransaction:false`, a
-//! changeset of its own). Alembic, Django and Rails opt out in Python or
+//! `.autocommit` name), diesel (`metadata.toml`, a next directory); sqitch
+//! and Liquibase in `plans`. Alembic, Django and Rails opt out in Python or
 //! Ruby, which platcheck does not read: no fix is offered there.
 use super::{PG, bin, findings, fixed};
 use std::collections::BTreeMap;
+use std::path::Path;
+
+#[path = "fix_tools_plans.rs"]
+mod plans;
 
 const BASE_TABLES: &str = "CREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint, public_id uuid);\nCREATE TABLE customers (id bigint PRIMARY KEY);\n";
 const TIMEOUTS: &str = "SET lock_timeout = '2s';\nSET statement_timeout = '15min';\n";
@@ -20,11 +23,7 @@ const BUSY: &str = "ALTER TABLE customers ADD COLUMN note text;\nCREATE INDEX id
 pub(super) fn fixed_by_rule(files: &[(&str, &str)], rule: &str, may_move: &[&str]) -> String {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    for (path, text) in files {
-        let p = dir.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
+    write_files(dir, files);
     let count = |m: BTreeMap<(String, String), usize>| {
         let mut by: BTreeMap<String, usize> = BTreeMap::new();
         for ((r, _), n) in m {
@@ -118,6 +117,14 @@ fn golang_migrate_index_beside_work_gets_a_file_of_its_own() {
         "{d}"
     );
     insta::assert_snapshot!(d);
+}
+
+fn write_files(dir: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let p = dir.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
 }
 
 /// The files a unified diff writes (its `+++ b/` lines).
@@ -222,146 +229,6 @@ fn diesel_busy_migration_gets_next_directories() {
     insta::assert_snapshot!(d);
 }
 
-const SQITCH_PLAN: &str = "%syntax-version=1.0.0\n%project=shop\n\nbase 2026-01-01T00:00:00Z A <a@example.com> # base\nidx [base] 2026-01-02T00:00:00Z Ann Lee <ann@example.com> # idx\n";
-
-/// A sqitch project: the plan, base and idx with their revert and verify
-/// scripts, idx's deploy script holding `idx_body` in BEGIN/COMMIT.
-fn sqitch_project(plan: &str, idx_body: &str) -> Vec<(&'static str, String)> {
-    vec![
-        ("platcheck.yaml", PG.to_string()),
-        ("sqitch.plan", plan.to_string()),
-        ("deploy/base.sql", format!("BEGIN;\n{BASE_TABLES}COMMIT;\n")),
-        (
-            "revert/base.sql",
-            "BEGIN;\nDROP TABLE orders;\nDROP TABLE customers;\nCOMMIT;\n".into(),
-        ),
-        (
-            "verify/base.sql",
-            "SELECT id FROM orders WHERE false;\n".into(),
-        ),
-        (
-            "deploy/idx.sql",
-            format!("-- Deploy shop:idx\nBEGIN;\n{TIMEOUTS}{idx_body}COMMIT;\n"),
-        ),
-        (
-            "revert/idx.sql",
-            "BEGIN;\nALTER TABLE customers DROP COLUMN IF EXISTS note;\nCOMMIT;\n".into(),
-        ),
-        (
-            "verify/idx.sql",
-            "SELECT id FROM customers WHERE false;\n".into(),
-        ),
-    ]
-}
-
-fn borrowed<'a>(files: &'a [(&'a str, String)]) -> Vec<(&'a str, &'a str)> {
-    files.iter().map(|(p, t)| (*p, t.as_str())).collect()
-}
-
-/// Work that must leave the transaction becomes sqitch changes of its own:
-/// planned after idx (each requiring the one before, by idx's planner,
-/// dated `today`), with deploy, revert and verify scripts. Every verify
-/// script is a PC012 notice (checks, not history): the new ones too.
-#[test]
-fn sqitch_work_becomes_changes_of_its_own() {
-    let files = sqitch_project(SQITCH_PLAN, BUSY);
-    let d = fixed_by_rule(&borrowed(&files), "MG001", &["PC012"]);
-    for path in [
-        "+++ b/deploy/idx_index_idx_c.sql",
-        "+++ b/revert/idx_index_idx_c.sql",
-        "+++ b/verify/idx_index_idx_c.sql",
-        "+++ b/deploy/idx_validate_orders_customer_id_fkey.sql",
-        "+++ b/revert/idx_alter_orders.sql",
-    ] {
-        assert!(d.contains(path), "{path}: {d}");
-    }
-    assert!(
-        d.contains("+idx_index_idx_c [idx] 2026-11-30T00:00:00Z Ann Lee <ann@example.com> # Follows idx (written by `platcheck fix`)\n"),
-        "{d}"
-    );
-    assert!(
-        d.contains("+DROP INDEX CONCURRENTLY IF EXISTS idx_c;"),
-        "the revert undoes the index: {d}"
-    );
-    insta::assert_snapshot!(d);
-}
-
-/// SET NOT NULL: the CHECK added NOT VALID in idx, then two changes (the
-/// validate and SET NOT NULL, then the CHECK's drop, whose revert adds the
-/// CHECK back as idx adds it).
-#[test]
-fn sqitch_set_not_null_plans_two_changes() {
-    let files = sqitch_project(
-        SQITCH_PLAN,
-        "ALTER TABLE orders ALTER COLUMN customer_id SET NOT NULL;\n",
-    );
-    let d = fixed_by_rule(&borrowed(&files), "MG013", &["PC012"]);
-    assert!(
-        d.contains("+idx_orders_customer_id_not_null [idx] 2026-11-30T00:00:00Z Ann Lee <ann@example.com> # Follows idx (written by `platcheck fix`)\n+idx_orders_customer_id_drop_check [idx_orders_customer_id_not_null] 2026-11-30T00:00:00Z"),
-        "{d}"
-    );
-    insta::assert_snapshot!(d);
-}
-
-/// Another change planned after idx: a change between them would change
-/// the ids of the deployed ones, so the work moves after idx's own COMMIT.
-#[test]
-fn sqitch_change_not_last_keeps_work_after_its_commit() {
-    let plan = format!("{SQITCH_PLAN}later [idx] 2026-01-03T00:00:00Z A <a@example.com> # later\n");
-    let mut files = sqitch_project(&plan, BUSY);
-    files.push(("deploy/later.sql", "SELECT 1;\n".into()));
-    files.push(("revert/later.sql", "SELECT 1;\n".into()));
-    let d = fixed(&borrowed(&files), "MG001", &["--unsafe-fixes"]);
-    assert!(!d.contains("sqitch.plan"), "{d}");
-    insta::assert_snapshot!(d);
-}
-
-#[test]
-fn liquibase_changeset_alone_opts_out_on_its_line() {
-    let d = fixed(
-        &[
-            ("platcheck.yaml", PG),
-            (
-                "db/changelog.sql",
-                &format!(
-                    "--liquibase formatted sql\r\n\r\n--changeset alice:1\r\n{}\r\n--changeset alice:2 labels:perf\r\n{}CREATE INDEX idx_c ON orders (customer_id);\r\n",
-                    BASE_TABLES.replace('\n', "\r\n"),
-                    TIMEOUTS.replace('\n', "\r\n")
-                ),
-            ),
-        ],
-        "MG001",
-        &[],
-    );
-    assert!(
-        d.contains("+--changeset alice:2 labels:perf runInTransaction:false\r\n"),
-        "{d}"
-    );
-    insta::assert_snapshot!(d.replace('\r', "␍"));
-}
-
-#[test]
-fn liquibase_busy_changeset_gets_changesets_of_their_own() {
-    let d = fixed(
-        &[
-            ("platcheck.yaml", PG),
-            (
-                "db/changelog.sql",
-                &format!(
-                    "--liquibase formatted sql\n\n--changeset alice:1\n{BASE_TABLES}\n--changeset alice:2\n{TIMEOUTS}{BUSY}\n--changeset alice:3\n{TIMEOUTS}ALTER TABLE customers ADD COLUMN memo text;\n"
-                ),
-            ),
-        ],
-        "MG017",
-        &["--unsafe-fixes"],
-    );
-    assert!(
-        d.contains("+--changeset alice:2-index_idx_c runInTransaction:false\n"),
-        "{d}"
-    );
-    insta::assert_snapshot!(d);
-}
-
 #[test]
 fn alembic_sql_export_gets_no_fix_for_its_transaction() {
     let tmp = tempfile::tempdir().unwrap();
@@ -427,7 +294,7 @@ fn popx_file_for_every_dialect_is_left_to_a_person() {
 fn golang_migrate_single_concurrent_index_asks_for_the_url_timeout() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    for (path, text) in [
+    let files = [
         ("platcheck.yaml", PG),
         ("migrations/000001_base.up.sql", BASE_TABLES),
         (
@@ -438,11 +305,8 @@ fn golang_migrate_single_concurrent_index_asks_for_the_url_timeout() {
             "migrations/000003_check.up.sql",
             "ALTER TABLE orders VALIDATE CONSTRAINT orders_cid;\n",
         ),
-    ] {
-        let p = dir.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
+    ];
+    write_files(dir, &files);
     let (_, out, err) = bin(
         dir,
         &["check", "--format", "json", "--fail-on", "never", "."],

@@ -22,6 +22,36 @@ pub enum Server {
     Skip(String),
 }
 
+impl Server {
+    /// The URL, or `None` once the reason to skip is printed: the one way
+    /// a test says why it did not run.
+    pub fn url(self) -> Option<String> {
+        match self {
+            Server::Url(u) => Some(u),
+            Server::Skip(why) => {
+                println!("skipped: {why}");
+                None
+            }
+        }
+    }
+}
+
+/// `postgres()` as a URL (see `Server::url`).
+pub fn postgres_url() -> Option<String> {
+    postgres().url()
+}
+
+/// `mariadb()` as a URL (see `Server::url`).
+pub fn mariadb_url() -> Option<String> {
+    mariadb().url()
+}
+
+/// A plain client of `postgres()` (see `Server::url`).
+pub fn postgres_client() -> Option<postgres::Client> {
+    let url = postgres_url()?;
+    Some(postgres::Client::connect(&url, postgres::NoTls).expect("connect to PostgreSQL"))
+}
+
 fn skip_requested() -> Option<Server> {
     (std::env::var("PLATCHECK_DB_TESTS").as_deref() == Ok("0"))
         .then(|| Server::Skip("PLATCHECK_DB_TESTS=0: database tests skipped".into()))
