@@ -4,12 +4,15 @@
 //! `cleanup.policy`, `retention.ms`). Both are reads; nothing is created,
 //! produced or committed. Permissions: `Describe` on the topic and
 //! `DescribeConfigs` on the topic (ACLs), nothing on the cluster. Plain TCP,
-//! or TLS for `kafkas://` (or `?security.protocol=SSL`); no SASL: a
-//! `kafka://user:pass@…` URL is refused with a finding, not tried without
-//! its credentials.
+//! or TLS for `kafkas://` (or `?security.protocol=SSL`), with a client
+//! certificate when the environment names one (mTLS); SASL (PLAIN,
+//! SCRAM-SHA-256/512) for `security.protocol=SASL_PLAINTEXT|SASL_SSL`, its
+//! credentials from the environment only: a `kafka://user:pass@…` URL or a
+//! `sasl.password` parameter is refused with a finding, never tried.
 use super::Failure;
 use super::facts::{PartitionHealth, TopicFacts};
-use super::kafka_wire::{Conn, error};
+use super::kafka_sasl;
+use super::kafka_wire::{ClientCert, Conn, error};
 use kafka_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use kafka_protocol::messages::metadata_request::MetadataRequestTopic;
 use kafka_protocol::messages::metadata_response::MetadataResponsePartition;
@@ -24,19 +27,42 @@ const TOPIC_RESOURCE: i8 = 2;
 /// Metadata v4 is the first that can say "do not create the topic".
 const METADATA_MIN: i16 = 4;
 
+/// The client certificate chain and its key (PEM files) for mTLS.
+pub const CERT_ENV: &str = "PLATCHECK_KAFKA_SSL_CERT";
+pub const KEY_ENV: &str = "PLATCHECK_KAFKA_SSL_KEY";
+
 pub fn probe(url: &str, topic: &str, timeout: Duration) -> Result<TopicFacts, Failure> {
+    probe_with(url, topic, timeout, &|k| std::env::var(k).ok())
+}
+
+/// The probe with the environment passed in (the unit tests give their own).
+pub fn probe_with(
+    url: &str,
+    topic: &str,
+    timeout: Duration,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<TopicFacts, Failure> {
     if topic.is_empty() {
         return Err(Failure::new(
             "the contract names no topic (probe.topic or broker.topic)",
         ));
     }
     let hosts = bootstrap(url)?;
-    let tls = if wants_tls(url)? {
-        Some(super::kafka_wire::tls_config()?)
+    let security = security(url)?;
+    // Credentials are read (and a missing one said) before any connection.
+    let creds = match security.sasl {
+        true => Some(kafka_sasl::credentials(security.mechanism.as_deref(), env)?),
+        false => None,
+    };
+    let tls = if security.tls {
+        Some(super::kafka_wire::tls_config(client_cert(env)?.as_ref())?)
     } else {
         None
     };
     let mut conn = Conn::open(&hosts, tls.as_ref(), Instant::now() + timeout)?;
+    if let Some(creds) = &creds {
+        kafka_sasl::authenticate(&mut conn, creds)?;
+    }
     let Some(version) = conn.version::<MetadataRequest>(METADATA_MIN) else {
         return Err(Failure::new(
             "the broker offers no Metadata version >= 4 (the first that does not auto-create a topic it is asked about): not probed",
@@ -72,33 +98,79 @@ pub fn probe(url: &str, topic: &str, timeout: Duration) -> Result<TopicFacts, Fa
     Ok(facts)
 }
 
-/// Whether the URL asks for TLS: the scheme `kafkas://` (or `kafka+ssl://`),
-/// or the client setting `security.protocol` as a query parameter (`SSL`;
-/// `PLAINTEXT` is the default). A SASL protocol is refused: the probe does
-/// not authenticate, and trying without would only be refused further on.
-pub fn wants_tls(url: &str) -> Result<bool, Failure> {
+/// The client certificate the environment names, both files or neither.
+fn client_cert(env: &dyn Fn(&str) -> Option<String>) -> Result<Option<ClientCert>, Failure> {
+    let get = |k: &str| env(k).filter(|v| !v.is_empty());
+    match (get(CERT_ENV), get(KEY_ENV)) {
+        (None, None) => Ok(None),
+        (Some(cert), Some(key)) => Ok(Some(ClientCert {
+            cert: cert.into(),
+            key: key.into(),
+        })),
+        (Some(_), None) => Err(Failure::new(format!(
+            "{CERT_ENV} is set but {KEY_ENV} is not: a client certificate needs its key"
+        ))),
+        (None, Some(_)) => Err(Failure::new(format!(
+            "{KEY_ENV} is set but {CERT_ENV} is not: a client key needs its certificate"
+        ))),
+    }
+}
+
+/// What the URL asks of the connection.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Security {
+    pub tls: bool,
+    pub sasl: bool,
+    /// `?sasl.mechanism=` (a name, not a secret).
+    pub mechanism: Option<String>,
+}
+
+/// The scheme `kafkas://` (or `kafka+ssl://`) is TLS; the client setting
+/// `security.protocol` as a query parameter says PLAINTEXT (the default),
+/// SSL, SASL_PLAINTEXT or SASL_SSL, as a Kafka client's config does.
+pub fn security(url: &str) -> Result<Security, Failure> {
     let (scheme, rest) = url.split_once("://").unwrap_or(("kafka", url));
     let by_scheme = matches!(scheme, "kafkas" | "kafka+ssl");
     let query = rest.split_once('?').map_or("", |(_, q)| q);
     let query = query.split('#').next().unwrap_or("");
-    let protocol = query.split('&').find_map(|kv| {
-        let (k, v) = kv.split_once('=')?;
-        matches!(k, "security.protocol" | "security_protocol").then_some(v)
-    });
-    match protocol.map(str::to_ascii_uppercase).as_deref() {
-        None => Ok(by_scheme),
-        Some("SSL") => Ok(true),
-        Some("PLAINTEXT") if !by_scheme => Ok(false),
-        Some("PLAINTEXT") => Err(Failure::new(format!(
-            "`{scheme}://` is TLS but security.protocol says PLAINTEXT: not probed"
-        ))),
-        Some(p @ ("SASL_SSL" | "SASL_PLAINTEXT")) => Err(Failure::new(format!(
-            "security.protocol {p}: the probe does not authenticate with SASL: not probed"
-        ))),
-        Some(p) => Err(Failure::new(format!(
-            "security.protocol `{p}` is none of PLAINTEXT, SSL: not probed"
-        ))),
+    let param = |names: &[&str]| {
+        query.split('&').find_map(|kv| {
+            let (k, v) = kv.split_once('=')?;
+            names
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(k))
+                .then(|| v.to_string())
+        })
+    };
+    let protocol = param(&["security.protocol", "security_protocol"]);
+    let mechanism = param(&["sasl.mechanism", "sasl_mechanism"]);
+    let (tls, sasl) = match protocol.map(|p| p.to_ascii_uppercase()).as_deref() {
+        None => (by_scheme, false),
+        Some("SSL") => (true, false),
+        Some("SASL_SSL") => (true, true),
+        Some(p @ ("PLAINTEXT" | "SASL_PLAINTEXT")) if by_scheme => {
+            return Err(Failure::new(format!(
+                "`{scheme}://` is TLS but security.protocol says {p}: not probed"
+            )));
+        }
+        Some("PLAINTEXT") => (false, false),
+        Some("SASL_PLAINTEXT") => (false, true),
+        Some(p) => {
+            return Err(Failure::new(format!(
+                "security.protocol `{p}` is none of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL: not probed"
+            )));
+        }
+    };
+    if mechanism.is_some() && !sasl {
+        return Err(Failure::new(
+            "the URL names sasl.mechanism but security.protocol is not SASL_PLAINTEXT or SASL_SSL: not probed",
+        ));
     }
+    Ok(Security {
+        tls,
+        sasl,
+        mechanism,
+    })
 }
 
 /// The bootstrap `host:port` list of `kafka://h1:9092,h2:9092[/…]`.
@@ -106,20 +178,28 @@ pub fn bootstrap(url: &str) -> Result<Vec<String>, Failure> {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     if authority.contains('@') {
-        return Err(Failure::new(
-            "the kafka:// URL carries credentials, but the probe does not authenticate with SASL: not probed",
-        ));
+        return Err(Failure::new(format!(
+            "the kafka:// URL carries credentials; the probe reads SASL credentials from {} and {} only: not probed",
+            kafka_sasl::USERNAME_ENV,
+            kafka_sasl::PASSWORD_ENV
+        )));
     }
-    // SASL settings pasted as parameters ask for what credentials in the
-    // authority ask for: refused the same way, never silently dropped.
+    // SASL credentials pasted as parameters (`sasl.password`,
+    // `sasl.jaas.config`, …) are refused the same way, never used and never
+    // silently dropped; only the mechanism's name may be in the URL.
     let query = rest.split_once('?').map_or("", |(_, q)| q);
     if let Some(key) = query
         .split(['&', '#'])
         .filter_map(|kv| kv.split('=').next())
-        .find(|k| k.to_ascii_lowercase().starts_with("sasl"))
+        .find(|k| {
+            let k = k.to_ascii_lowercase();
+            k.starts_with("sasl") && !matches!(k.as_str(), "sasl.mechanism" | "sasl_mechanism")
+        })
     {
         return Err(Failure::new(format!(
-            "the kafka:// URL carries the SASL setting `{key}`, but the probe does not authenticate with SASL: not probed"
+            "the kafka:// URL carries the SASL setting `{key}`; the probe reads SASL credentials from {} and {} only: not probed",
+            kafka_sasl::USERNAME_ENV,
+            kafka_sasl::PASSWORD_ENV
         )));
     }
     let hosts: Vec<String> = authority

@@ -175,24 +175,80 @@ fn bootstrap_lists() {
     let e = bootstrap("kafka://a:9092?sasl.jaas.config=x%3D%22secret%22").unwrap_err();
     assert!(e.detail.contains("`sasl.jaas.config`"), "{}", e.detail);
     assert!(!e.detail.contains("secret"), "{}", e.detail);
-    assert!(bootstrap("kafka://a:9092?SASL_MECHANISM=PLAIN").is_err());
+    let e = bootstrap("kafka://a:9092?sasl.username=u&sasl.mechanism=PLAIN").unwrap_err();
+    assert!(e.detail.contains("`sasl.username`"), "{}", e.detail);
+    // The mechanism is a name, not a secret: it may be in the URL.
+    assert_eq!(
+        bootstrap("kafka://a:9092?SASL_MECHANISM=PLAIN").unwrap(),
+        ["a:9092"]
+    );
 }
 
 #[test]
-fn tls_from_the_scheme_or_security_protocol() {
-    assert!(!wants_tls("kafka://a:9092").unwrap());
-    assert!(wants_tls("kafkas://a:9093").unwrap());
-    assert!(wants_tls("kafka+ssl://a:9093").unwrap());
-    assert!(wants_tls("kafka://a:9093?security.protocol=SSL").unwrap());
-    assert!(wants_tls("kafka://a:9093/?security_protocol=ssl").unwrap());
-    assert!(!wants_tls("kafka://a:9092?security.protocol=PLAINTEXT").unwrap());
-    let e = wants_tls("kafkas://a?security.protocol=PLAINTEXT").unwrap_err();
-    assert!(e.detail.contains("PLAINTEXT"), "{}", e.detail);
-    let e = wants_tls("kafka://a?security.protocol=SASL_SSL").unwrap_err();
-    assert!(e.detail.contains("SASL"), "{}", e.detail);
-    assert!(wants_tls("kafka://a?security.protocol=TLS").is_err());
+fn tls_and_sasl_from_the_scheme_or_security_protocol() {
+    let s = |url: &str| {
+        let s = security(url).unwrap();
+        (s.tls, s.sasl, s.mechanism)
+    };
+    assert_eq!(s("kafka://a:9092"), (false, false, None));
+    assert_eq!(s("kafkas://a:9093"), (true, false, None));
+    assert_eq!(s("kafka+ssl://a:9093"), (true, false, None));
+    assert_eq!(
+        s("kafka://a:9093?security.protocol=SSL"),
+        (true, false, None)
+    );
+    assert_eq!(
+        s("kafka://a:9093/?security_protocol=ssl"),
+        (true, false, None)
+    );
+    assert_eq!(
+        s("kafka://a?security.protocol=PLAINTEXT"),
+        (false, false, None)
+    );
+    assert_eq!(
+        s("kafka://a?security.protocol=SASL_SSL"),
+        (true, true, None)
+    );
+    assert_eq!(
+        s("kafka://a?security.protocol=SASL_PLAINTEXT&SASL.MECHANISM=PLAIN"),
+        (false, true, Some("PLAIN".into()))
+    );
+    assert_eq!(
+        s("kafkas://a?security.protocol=SASL_SSL&sasl.mechanism=SCRAM-SHA-512"),
+        (true, true, Some("SCRAM-SHA-512".into()))
+    );
+    for (url, says) in [
+        ("kafkas://a?security.protocol=PLAINTEXT", "PLAINTEXT"),
+        (
+            "kafkas://a?security.protocol=SASL_PLAINTEXT",
+            "SASL_PLAINTEXT",
+        ),
+        ("kafka://a?security.protocol=TLS", "`TLS`"),
+        ("kafka://a?sasl.mechanism=PLAIN", "sasl.mechanism"),
+    ] {
+        let e = security(url).unwrap_err();
+        assert!(e.detail.contains(says), "{url}: {}", e.detail);
+    }
     assert_eq!(
         bootstrap("kafkas://a:9093?security.protocol=SSL").unwrap(),
         ["a:9093"]
     );
+}
+
+#[test]
+fn a_client_certificate_needs_both_files() {
+    let env = |vars: &'static [(&'static str, &'static str)]| {
+        move |k: &str| {
+            vars.iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| (*v).to_string())
+        }
+    };
+    assert!(client_cert(&env(&[])).unwrap().is_none());
+    let both = client_cert(&env(&[(CERT_ENV, "c.pem"), (KEY_ENV, "k.pem")])).unwrap();
+    assert_eq!(both.unwrap().key, std::path::PathBuf::from("k.pem"));
+    let e = client_cert(&env(&[(CERT_ENV, "c.pem")])).unwrap_err();
+    assert!(e.detail.contains(KEY_ENV), "{}", e.detail);
+    let e = client_cert(&env(&[(KEY_ENV, "k.pem")])).unwrap_err();
+    assert!(e.detail.contains(CERT_ENV), "{}", e.detail);
 }

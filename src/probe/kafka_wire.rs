@@ -7,10 +7,12 @@ use super::Failure;
 use bytes::{Bytes, BytesMut};
 use kafka_protocol::messages::{ApiKey, ApiVersionsRequest, RequestHeader, ResponseHeader};
 use kafka_protocol::protocol::{Decodable, Encodable, Request, StrBytes, VersionRange};
-use rustls::pki_types::ServerName;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -57,10 +59,19 @@ impl Write for Stream {
     }
 }
 
+/// A client certificate for mTLS: the PEM chain and its PEM key, as the
+/// environment names them (the files are read when the probe runs).
+#[derive(Debug)]
+pub struct ClientCert {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
+
 /// The client side of `kafkas://`: the system's trusted CAs (or the ones
-/// `SSL_CERT_FILE` / `SSL_CERT_DIR` name), no client certificate, the ring
-/// provider named explicitly so no process-wide default is needed.
-pub fn tls_config() -> Result<Arc<ClientConfig>, Failure> {
+/// `SSL_CERT_FILE` / `SSL_CERT_DIR` name), a client certificate when one is
+/// given, the ring provider named explicitly so no process-wide default is
+/// needed.
+pub fn tls_config(client: Option<&ClientCert>) -> Result<Arc<ClientConfig>, Failure> {
     let found = rustls_native_certs::load_native_certs();
     let mut roots = RootCertStore::empty();
     let (_added, _ignored) = roots.add_parsable_certificates(found.certs);
@@ -74,12 +85,47 @@ pub fn tls_config() -> Result<Arc<ClientConfig>, Failure> {
         )));
     }
     let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = ClientConfig::builder_with_provider(provider)
+    let builder = ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .map_err(|e| Failure::new(format!("TLS setup: {e}")))?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
+        .with_root_certificates(roots);
+    let config = match client {
+        None => builder.with_no_client_auth(),
+        Some(c) => {
+            let (chain, key) = client_identity(c)?;
+            builder
+                .with_client_auth_cert(chain, key)
+                .map_err(|e| Failure::new(format!("TLS client certificate: {e}")))?
+        }
+    };
     Ok(Arc::new(config))
+}
+
+/// The chain and key from their PEM files; a missing, empty or encrypted
+/// file is said with its path (the paths are not secrets, the key is).
+fn client_identity(
+    c: &ClientCert,
+) -> Result<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>), Failure> {
+    let cert_at = c.cert.display();
+    let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(&c.cert)
+        .and_then(Iterator::collect)
+        .map_err(|e| {
+            Failure::new(format!(
+                "the client certificate {cert_at} (PLATCHECK_KAFKA_SSL_CERT): {e}"
+            ))
+        })?;
+    if chain.is_empty() {
+        return Err(Failure::new(format!(
+            "the client certificate {cert_at} (PLATCHECK_KAFKA_SSL_CERT) holds no PEM certificate"
+        )));
+    }
+    let key = PrivateKeyDer::from_pem_file(&c.key).map_err(|e| {
+        Failure::new(format!(
+            "the client key {} (PLATCHECK_KAFKA_SSL_KEY) is no unencrypted PEM private key: {e}",
+            c.key.display()
+        ))
+    })?;
+    Ok((chain, key))
 }
 
 pub struct Conn {

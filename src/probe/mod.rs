@@ -12,6 +12,7 @@ use std::time::Duration;
 
 pub mod facts;
 pub mod kafka;
+mod kafka_sasl;
 mod kafka_wire;
 pub mod mysql;
 pub mod nats;

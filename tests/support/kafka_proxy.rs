@@ -4,7 +4,9 @@
 //! is not whole (one node keeps every partition whole). The broker's own
 //! answers go through; with an edit, the relay changes Metadata answers
 //! (decoded and re-encoded with the protocol codec) before the client sees
-//! them, and nothing else. The relay handles one request at a time per
+//! them, and nothing else. With a SASL front (kafka_sasl_server.rs) it plays
+//! a SASL-enforcing listener; with a server config that requires client
+//! certificates, an mTLS one. The relay handles one request at a time per
 //! connection, as the probe sends them.
 // Shared by several test binaries; each uses part of it.
 #![allow(dead_code)]
@@ -21,7 +23,16 @@ use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+#[path = "kafka_sasl_server.rs"]
+pub mod sasl;
+
 pub type Edit = fn(&mut MetadataResponse);
+
+/// The SASL listener the relay plays: the mechanisms it offers, its users.
+pub struct Front {
+    pub mechanisms: Vec<&'static str>,
+    pub users: Vec<sasl::User>,
+}
 
 pub struct Relay {
     pub port: u16,
@@ -32,6 +43,20 @@ impl Relay {
     /// Listens on a free port and relays every connection to `upstream`
     /// (a port on 127.0.0.1), over TLS with `tls`, editing Metadata with `edit`.
     pub fn start(upstream: u16, tls: Option<Arc<ServerConfig>>, edit: Option<Edit>) -> Relay {
+        Relay::spawn(upstream, tls, edit, None)
+    }
+
+    /// A relay that authenticates every connection with `front` first.
+    pub fn start_sasl(upstream: u16, tls: Option<Arc<ServerConfig>>, front: Front) -> Relay {
+        Relay::spawn(upstream, tls, None, Some(Arc::new(front)))
+    }
+
+    fn spawn(
+        upstream: u16,
+        tls: Option<Arc<ServerConfig>>,
+        edit: Option<Edit>,
+        front: Option<Arc<Front>>,
+    ) -> Relay {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let stop = Arc::new(AtomicBool::new(false));
@@ -43,6 +68,7 @@ impl Relay {
                 }
                 let Ok(client) = client else { continue };
                 let tls = tls.clone();
+                let front = front.clone();
                 std::thread::spawn(move || {
                     let Ok(server) = TcpStream::connect(("127.0.0.1", upstream)) else {
                         return;
@@ -51,9 +77,9 @@ impl Relay {
                     let _ = match tls {
                         Some(config) => {
                             let conn = ServerConnection::new(config).unwrap();
-                            relay(StreamOwned::new(conn, client), server, edit)
+                            relay(StreamOwned::new(conn, client), server, edit, front)
                         }
-                        None => relay(client, server, edit),
+                        None => relay(client, server, edit, front),
                     };
                 });
             }
@@ -88,15 +114,33 @@ fn relay(
     mut client: impl Read + Write,
     mut server: TcpStream,
     edit: Option<Edit>,
+    front: Option<Arc<Front>>,
 ) -> std::io::Result<()> {
+    let mut session = front
+        .as_ref()
+        .map(|f| sasl::Session::new(&f.mechanisms, &f.users));
     loop {
         let request = frame(&mut client)?;
         let key = i16::from_be_bytes([request[0], request[1]]);
         let version = i16::from_be_bytes([request[2], request[3]]);
+        if let Some(session) = session.as_mut() {
+            match session.handle(&request) {
+                sasl::Step::Forward => {}
+                sasl::Step::Answer(a) => {
+                    send(&mut client, &a)?;
+                    continue;
+                }
+                sasl::Step::AnswerAndClose(a) => return send(&mut client, &a),
+                sasl::Step::Close => return Ok(()),
+            }
+        }
         send(&mut server, &request)?;
         let answer = frame(&mut server)?;
         let answer = match edit {
             Some(edit) if key == ApiKey::Metadata as i16 => edited(&answer, version, edit),
+            _ if session.is_some() && key == ApiKey::ApiVersions as i16 => {
+                sasl::advertise(&answer, version)
+            }
             _ => answer,
         };
         send(&mut client, &answer)?;
@@ -122,6 +166,7 @@ pub struct Certs {
     /// The CA certificate a client must trust (`SSL_CERT_FILE`).
     pub ca: PathBuf,
     pub server: Arc<ServerConfig>,
+    dir: PathBuf,
 }
 
 fn openssl(dir: &Path, args: &[&str]) {
@@ -205,6 +250,90 @@ impl Certs {
         Certs {
             ca: dir.join("ca.pem"),
             server: Arc::new(server),
+            dir: dir.to_path_buf(),
         }
+    }
+
+    /// A client certificate for `cn` signed by this CA: (chain, key) files.
+    pub fn client(&self, cn: &str) -> (PathBuf, PathBuf) {
+        let dir = &self.dir;
+        let (key, csr, pem) = (
+            format!("{cn}.key"),
+            format!("{cn}.csr"),
+            format!("{cn}.pem"),
+        );
+        let subject = format!("/CN={cn}");
+        openssl(
+            dir,
+            &[
+                "req",
+                "-newkey",
+                "ec",
+                "-pkeyopt",
+                "ec_paramgen_curve:prime256v1",
+                "-nodes",
+                "-keyout",
+                &key,
+                "-out",
+                &csr,
+                "-subj",
+                &subject,
+            ],
+        );
+        std::fs::write(
+            dir.join("client.ext"),
+            "basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n",
+        )
+        .unwrap();
+        openssl(
+            dir,
+            &[
+                "x509",
+                "-req",
+                "-in",
+                &csr,
+                "-CA",
+                "ca.pem",
+                "-CAkey",
+                "ca.key",
+                "-CAcreateserial",
+                "-out",
+                &pem,
+                "-days",
+                "2",
+                "-extfile",
+                "client.ext",
+            ],
+        );
+        (dir.join(pem), dir.join(key))
+    }
+
+    /// The broker's certificate, and a client certificate signed by this CA
+    /// required of every client (the handshake fails without one).
+    pub fn server_requiring_clients(&self) -> Arc<ServerConfig> {
+        let mut roots = rustls::RootCertStore::empty();
+        for ca in CertificateDer::pem_file_iter(&self.ca).unwrap() {
+            roots.add(ca.unwrap()).unwrap();
+        }
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
+            Arc::new(roots),
+            provider.clone(),
+        )
+        .build()
+        .unwrap();
+        let chain: Vec<CertificateDer<'static>> =
+            CertificateDer::pem_file_iter(self.dir.join("server.pem"))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+        let key = PrivateKeyDer::from_pem_file(self.dir.join("server.key")).unwrap();
+        let config = ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_client_cert_verifier(verifier)
+            .with_single_cert(chain, key)
+            .unwrap();
+        Arc::new(config)
     }
 }
