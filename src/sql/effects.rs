@@ -70,7 +70,7 @@ impl Effect {
     }
 }
 
-fn names(v: Vec<String>) -> Vec<Name> {
+pub(super) fn names(v: Vec<String>) -> Vec<Name> {
     v.into_iter().map(Name::new).collect()
 }
 
@@ -113,14 +113,22 @@ fn pg_rows(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<E
                 );
                 out.extend(super::effects_alter::default_partition_scan(parent, model));
             }
-            let refs: Vec<&Name> = columns
+            // A partition gets a clone of each of its parent's foreign
+            // keys, with their triggers on the referenced tables.
+            let inherited = partition_of
+                .as_ref()
+                .map(|p| names(model.referenced_by(p)))
+                .unwrap_or_default();
+            let mut refs: Vec<Name> = columns
                 .iter()
-                .filter_map(|c| c.references.as_ref())
-                .chain(constraints.iter().filter_map(|c| c.references.as_ref()))
+                .filter_map(|c| c.references.clone())
+                .chain(constraints.iter().filter_map(|c| c.references.clone()))
+                .chain(inherited)
                 .collect();
+            refs.dedup();
             if !refs.is_empty() {
                 let mut e = Effect::new("create_table_references", Some(name));
-                e.other = refs.into_iter().cloned().collect();
+                e.other = refs;
                 out.push(e);
             }
             out
@@ -234,67 +242,12 @@ fn pg_rows(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<E
             };
             vec![with_indexes(Effect::new(key, Some(name)), model)]
         }
-        Op::Truncate { tables, cascade } => tables
-            .iter()
-            .map(|t| {
-                let referencing: Vec<String> = model
-                    .referencing(t)
-                    .into_iter()
-                    .filter(|r| !tables.iter().any(|x| x.name == *r))
-                    .collect();
-                if !*cascade && !referencing.is_empty() {
-                    return Effect::new("truncate_referenced", Some(t))
-                        .detail(referencing.join(", "));
-                }
-                let mut e = Effect::new("truncate", Some(t));
-                // Every truncated table gets a new, empty file, and so does
-                // each of its indexes, under ACCESS EXCLUSIVE.
-                if *cascade {
-                    for r in &referencing {
-                        e.other.extend(names(model.table_indexes(r)));
-                    }
-                    e.other.extend(names(referencing));
-                }
-                e.other.extend(names(model.table_indexes(&t.name)));
-                e
-            })
-            .collect(),
+        Op::Truncate { tables, cascade } => super::effects_drop::truncate(model, tables, *cascade),
         Op::DropTable {
             names: list,
             cascade,
             ..
-        } => {
-            let mut out = Vec::new();
-            for t in list {
-                let mut e = Effect::new("drop_table", Some(t));
-                e.other = names(model.referenced_by(t));
-                // Its indexes go with it, each under ACCESS EXCLUSIVE.
-                e.other.extend(names(model.table_indexes(&t.name)));
-                out.push(e);
-                let mut reach: Vec<String> = model
-                    .referencing(t)
-                    .into_iter()
-                    .chain(model.objects.dependent_views(&t.name))
-                    .filter(|r| !list.iter().any(|x| x.name == *r))
-                    .collect();
-                reach.sort();
-                reach.dedup();
-                if *cascade && !reach.is_empty() {
-                    let mut c = Effect::new("drop_table_cascade", Some(t));
-                    // The views it drops go with their TOAST tables.
-                    let views: Vec<String> = reach
-                        .iter()
-                        .filter(|r| model.objects.views.contains_key(r.as_str()))
-                        .cloned()
-                        .collect();
-                    c.toast = toast_of(model, &names(views));
-                    c.toast_set = true;
-                    c.other = names(reach);
-                    out.push(c);
-                }
-            }
-            out
-        }
+        } => super::effects_drop::drop_table(model, list, *cascade),
         Op::DropView {
             names: list,
             cascade,

@@ -7,6 +7,7 @@ pub mod classify;
 pub mod context;
 pub mod effects;
 mod effects_alter;
+mod effects_drop;
 pub mod effects_my;
 pub mod effects_toast;
 pub mod history;

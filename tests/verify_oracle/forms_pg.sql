@@ -766,3 +766,51 @@ UPDATE t SET a = 2 WHERE false;
 -- form: DROP INDEX CONCURRENTLY of an index the history created
 CREATE TABLE t (id int PRIMARY KEY, a int, b text); CREATE INDEX t_a_idx ON t (a); INSERT INTO t VALUES (1, 1, 'x');
 DROP INDEX CONCURRENTLY IF EXISTS t_a_idx;
+
+-- form: TOAST: TRUNCATE CASCADE empties the FK children's TOAST tables and their indexes
+CREATE TABLE p (id int PRIMARY KEY, b text); INSERT INTO p VALUES (1, 'x');
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p, b text); INSERT INTO c VALUES (1, 1, 'y');
+TRUNCATE p CASCADE;
+
+-- form: TOAST: TRUNCATE CASCADE follows the children's children, each with its TOAST table
+CREATE TABLE p (id int PRIMARY KEY, b text);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p, b text);
+CREATE TABLE c2 (id int PRIMARY KEY, c_id int REFERENCES c, z text); CREATE INDEX c2_c_idx ON c2 (c_id);
+TRUNCATE p CASCADE;
+
+-- form: TOAST: TRUNCATE of a partitioned table empties every partition and its TOAST table
+CREATE TABLE ev (id int, at date, body text) PARTITION BY RANGE (at);
+CREATE TABLE ev_2026 PARTITION OF ev FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+CREATE TABLE ev_d PARTITION OF ev DEFAULT; INSERT INTO ev VALUES (1, '2026-02-01', 'x'), (2, '2030-01-01', 'y');
+TRUNCATE ev;
+
+-- form: TOAST: TRUNCATE CASCADE reaching a partitioned child empties its partitions
+CREATE TABLE p (id int PRIMARY KEY, b text);
+CREATE TABLE ev (id int, at date, p_id int REFERENCES p, body text) PARTITION BY RANGE (at);
+CREATE TABLE ev_2026 PARTITION OF ev FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+TRUNCATE p CASCADE;
+
+-- form: TOAST: DROP TABLE of a partitioned table drops its sub-partitions and their TOAST tables
+CREATE TABLE ev (id int, at date, body text) PARTITION BY RANGE (at);
+CREATE TABLE ev_2026 PARTITION OF ev FOR VALUES FROM ('2026-01-01') TO ('2027-01-01') PARTITION BY RANGE (id);
+CREATE TABLE ev_2026_a PARTITION OF ev_2026 FOR VALUES FROM (0) TO (1000); CREATE INDEX ev_2026_a_id ON ev_2026_a (id);
+DROP TABLE ev;
+
+-- form: TOAST: DROP TABLE CASCADE leaves the FK children's TOAST tables alone, drops the matviews'
+CREATE TABLE p (id int PRIMARY KEY, b text);
+CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p, b text);
+CREATE VIEW v AS SELECT id, b FROM p; CREATE MATERIALIZED VIEW mv AS SELECT id, b FROM v;
+DROP TABLE p CASCADE;
+
+-- form: a partition of a parent with a foreign key clones it (SHARE ROW EXCLUSIVE on the referenced table)
+CREATE TABLE p (id int PRIMARY KEY);
+CREATE TABLE ev (id int, at date, p_id int REFERENCES p) PARTITION BY RANGE (at);
+CREATE TABLE ev_2026 PARTITION OF ev FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+
+-- form: the partitions dropped with their parent are gone from the history (TRUNCATE of what they referenced)
+CREATE TABLE p (id int PRIMARY KEY);
+CREATE TABLE ev (id int, at date, p_id int) PARTITION BY RANGE (at);
+CREATE TABLE ev_2026 (id int, at date, p_id int REFERENCES p);
+ALTER TABLE ev ATTACH PARTITION ev_2026 FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+DROP TABLE ev;
+TRUNCATE p;
