@@ -54,21 +54,26 @@ impl Workspace {
     /// YAML that failed to load) leaves every contract judged. Set once,
     /// before the rules run.
     pub fn judge_only(&self, shown: &[bool], config: Option<&str>) {
+        if !self.shows_other_input(shown, config) {
+            let _ = self.judged.set(shown.to_vec());
+        }
+    }
+    /// Whether a shown file (by index) is neither SQL, Markdown, the config
+    /// nor a contract file: a payload schema EV053 reports on through its
+    /// boundary, a YAML that failed to load. Such a run cannot be narrowed.
+    pub fn shows_other_input(&self, shown: &[bool], config: Option<&str>) -> bool {
         let mut holds = vec![false; self.files.len()];
         for c in &self.contracts {
             if let Some(h) = holds.get_mut(c.file) {
                 *h = true;
             }
         }
-        let other = self.files.iter().enumerate().any(|(i, f)| {
+        self.files.iter().enumerate().any(|(i, f)| {
             shown.get(i).copied().unwrap_or(true)
                 && config != Some(f.display.as_str())
                 && !matches!(self.classes[i], Some(FileClass::Sql | FileClass::Markdown))
                 && !holds[i]
-        });
-        if !other {
-            let _ = self.judged.set(shown.to_vec());
-        }
+        })
     }
     pub fn clusters(&self) -> impl Iterator<Item = &Contract> {
         self.of_kind(Kind::Cluster)

@@ -7,7 +7,7 @@ use crate::catalog::RuleId;
 use crate::contracts::Kind;
 use crate::emit::{Report, Sink};
 use crate::registry::{Check, RuleCtx};
-use crate::source::{FileClass, Span};
+use crate::source::Span;
 use crate::workspace::Workspace;
 use rayon::prelude::*;
 
@@ -98,14 +98,8 @@ impl Skip {
 pub(super) fn skip_for(ws: &Workspace, shown: &[bool], config: Option<&str>) -> Skip {
     let on = |i: usize| shown.get(i).copied().unwrap_or(true);
     let holds = |kind: Kind| ws.contracts.iter().any(|c| c.kind == kind && on(c.file));
-    // A shown file that is neither SQL, Markdown, the config nor a contract
-    // (a YAML that failed to load, a payload schema): run everything.
-    let other = ws.files.iter().enumerate().any(|(i, f)| {
-        on(i)
-            && config != Some(f.display.as_str())
-            && !matches!(ws.classes[i], Some(FileClass::Sql | FileClass::Markdown))
-            && !ws.contracts.iter().any(|c| c.file == i)
-    });
+    // A shown file that is none of those the families report on: run everything.
+    let other = ws.shows_other_input(shown, config);
     let markdown = ws.markdown.iter().any(|&i| on(i));
     Skip {
         clusters: !other && !holds(Kind::Cluster),
