@@ -19,6 +19,8 @@ const FORMS: &[(&str, bool)] = &[
         true,
     ),
     ("CREATE UNIQUE INDEX ON pc_fix_names_t (b)", true),
+    // Unquoted names fold to lower case before PostgreSQL names the index.
+    ("CREATE INDEX ON PC_FIX_NAMES_T (B, A)", true),
     (
         "CREATE INDEX ON public.pc_fix_names_t USING btree (b) WHERE a > 0",
         true,

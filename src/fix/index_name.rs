@@ -31,10 +31,11 @@ pub fn default_name(stmt: &str) -> Option<String> {
     if !REST.is_match(&c[4]) {
         return None;
     }
-    let mut parts = vec![c[2].to_string()];
+    // Unquoted identifiers: PostgreSQL folds them to lower case.
+    let mut parts = vec![c[2].to_lowercase()];
     for col in c[3].split(',') {
         let m = COLUMN.captures(col.trim())?;
-        parts.push(m[1].to_string());
+        parts.push(m[1].to_lowercase());
     }
     parts.push("idx".into());
     let name = parts.join("_");
@@ -56,6 +57,10 @@ mod tests {
             default_name("CREATE UNIQUE INDEX ON app.orders USING btree (k) WHERE k > 0")
                 .as_deref(),
             Some("orders_k_idx")
+        );
+        assert_eq!(
+            default_name("create index on Orders (Customer_ID)").as_deref(),
+            Some("orders_customer_id_idx")
         );
         assert_eq!(default_name("CREATE INDEX ON orders (lower(e))"), None);
         assert_eq!(default_name("CREATE INDEX ON orders (a) INCLUDE (b)"), None);
