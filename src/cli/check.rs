@@ -129,6 +129,11 @@ pub(crate) fn check_outcome(
 /// `--output` never replaces a file the run read: with a file named like an
 /// option (`--output=gcc=migrations/v1.sql`) that would destroy an input.
 fn refuse_inputs(files: &[FileWrite], outcome: &Outcome) -> Result<(), CliError> {
+    // Resolving every input (5,700 on the bench repo, a `readlink` per
+    // path component each) is for nothing when no file is written.
+    if files.is_empty() {
+        return Ok(());
+    }
     let canon = |p: &Path| std::fs::canonicalize(p).ok();
     let inputs: std::collections::BTreeSet<PathBuf> = outcome
         .files
