@@ -99,6 +99,20 @@ pub struct Origin {
     pub cluster_dir: Option<PathBuf>,
 }
 
+/// The Cluster whose history holds the file at `path` (normalised): the
+/// most specific `migrations.path` that contains it. The file's own path
+/// is a key only for a cluster's baseline dump.
+pub fn owner<'a>(
+    owners: &HashMap<PathBuf, &'a Contract>,
+    path: &std::path::Path,
+) -> Option<&'a Contract> {
+    owners.get(path).copied().or_else(|| {
+        path.ancestors()
+            .skip(1)
+            .find_map(|dir| owners.get(dir).copied())
+    })
+}
+
 /// The context of one migration file. The most specific `migrations.path`
 /// that contains the file decides its cluster.
 pub fn for_file(
@@ -165,12 +179,7 @@ pub fn for_file_with(
         cluster_dir: None,
     };
     let root = normalize(&settings.root);
-    // The file's own path is a key only for a cluster's baseline dump.
-    if let Some(c) = owners.get(&path).copied().or_else(|| {
-        path.ancestors()
-            .skip(1)
-            .find_map(|dir| owners.get(dir).copied())
-    }) {
+    if let Some(c) = owner(owners, &path) {
         origin.cluster_dir = c
             .get("/spec/migrations/path")
             .and_then(Node::as_str)

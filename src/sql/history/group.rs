@@ -24,12 +24,18 @@ pub fn plan(ws: &Workspace, settings: &Settings) -> History {
     let mut hist = History::default();
     let mut groups: BTreeMap<String, (PathBuf, Origin, Vec<usize>)> = BTreeMap::new();
     let mut projects = Vec::new();
+    let kept = kept_histories(ws, settings, &owners, &paths);
     for &file in &ws.sql {
         let path = normalize(&ws.files[file].path);
         if let Some(n) = path.file_name().and_then(|n| n.to_str())
             && names::is_project_config(n)
         {
             projects.push(file);
+            continue;
+        }
+        if let Some(kept) = &kept
+            && !kept.contains(&history_key(&owners, &path, &paths))
+        {
             continue;
         }
         let (ctx, origin) = context::for_file_with(ws, settings, &owners, file);
@@ -73,6 +79,49 @@ pub fn plan(ws: &Workspace, settings: &Settings) -> History {
         }
     }
     hist
+}
+
+/// The history a migration file (its normalised path) belongs to, as
+/// `plan` keys it: its Cluster's, else its migrations directory's.
+fn history_key(
+    owners: &std::collections::HashMap<PathBuf, &crate::contracts::Contract>,
+    path: &Path,
+    paths: &HashSet<PathBuf>,
+) -> String {
+    match context::owner(owners, path) {
+        Some(c) => format!("cluster:{}", c.name),
+        None => migrations_dir(path, paths).display().to_string(),
+    }
+}
+
+/// In a run limited to named files, the histories that hold one: the
+/// others are neither replayed nor reported on, so they are not planned
+/// (planning reads every owning Cluster's contract and every directory's
+/// layout). `None`: plan every history (a whole run, or a named tool
+/// project file, which every history under it reads).
+fn kept_histories(
+    ws: &Workspace,
+    settings: &Settings,
+    owners: &std::collections::HashMap<PathBuf, &crate::contracts::Contract>,
+    paths: &HashSet<PathBuf>,
+) -> Option<HashSet<String>> {
+    let named = settings.report_only.as_ref()?;
+    let mut kept = HashSet::new();
+    for &file in &ws.sql {
+        let path = normalize(&ws.files[file].path);
+        if !named.iter().any(|n| path.starts_with(n)) {
+            continue;
+        }
+        if path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(names::is_project_config)
+        {
+            return None;
+        }
+        kept.insert(history_key(owners, &path, paths));
+    }
+    Some(kept)
 }
 
 /// A Cluster's files by migrations directory, each with its layout; the
