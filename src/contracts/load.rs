@@ -148,25 +148,21 @@ fn load_document(file: usize, doc: Node, sink: &mut Sink) -> Option<Contract> {
         .and_then(Node::as_str)
         .unwrap_or_default()
         .to_string();
-    let mut contract = Contract {
-        file,
-        kind,
-        name,
-        root: doc,
-    };
+    let mut doc = doc;
     let schema_kind = match kind {
         Kind::Cluster => SchemaKind::Cluster,
         Kind::EventBoundary => SchemaKind::EventBoundary,
     };
-    let issues = schema::validate(schema_kind, &contract.root);
+    let issues = schema::validate(schema_kind, &doc);
     // A value outside its enum is reported once, here: the rules see it as
     // absent rather than reasoning about a word the schema does not know
     // ("product postgres is a cloud-managed engine").
     for issue in issues.iter().filter(|i| i.variant == "enum") {
-        if let Some(node) = contract.root.pointer_mut(&issue.pointer) {
+        if let Some(node) = doc.pointer_mut(&issue.pointer) {
             node.value = crate::contracts::yaml::Value::Null;
         }
     }
+    let contract = Contract::new(file, kind, name, doc);
     for issue in issues {
         let mut r = Report::new(issue.rule, file, issue.span)
             .contract(contract.contract_ref())

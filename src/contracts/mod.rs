@@ -3,6 +3,7 @@
 pub mod cache;
 pub mod load;
 pub mod schema;
+pub mod tree;
 pub mod units;
 pub mod yaml;
 
@@ -10,6 +11,7 @@ use crate::catalog::RuleId;
 use crate::emit::Report;
 use crate::finding::ContractRef;
 use crate::source::Span;
+pub use tree::Tree;
 use yaml::Node;
 
 pub const API_VERSION: &str = "platcheck/v1";
@@ -44,10 +46,32 @@ pub struct Contract {
     pub file: usize,
     pub kind: Kind,
     pub name: String,
-    pub root: Node,
+    pub root: Tree,
+    /// For a contract from the cache: the nodes at `OUTLINE` (`None` where
+    /// absent), read by `get` so that the rules that read every contract
+    /// of the repository do not decode every tree.
+    pub outline: Option<Box<[Option<Tree>]>>,
 }
 
+/// The parts of a contract that rules read from every contract of the
+/// repository, not only the judged ones: each Cluster's `migrations` (which
+/// cluster owns a migration file), each boundary's `consumers` (EV111) and
+/// `schema` (the payload schemas to load). Anything else read from an
+/// unjudged contract decodes its tree, so this list is about speed only:
+/// an answer never depends on it.
+pub const OUTLINE: [&str; 3] = ["/spec/migrations", "/spec/consumers", "/spec/schema"];
+
 impl Contract {
+    pub fn new(file: usize, kind: Kind, name: String, root: Node) -> Contract {
+        Contract {
+            file,
+            kind,
+            name,
+            root: root.into(),
+            outline: None,
+        }
+    }
+
     pub fn contract_ref(&self) -> ContractRef {
         ContractRef {
             kind: self.kind.as_str().to_string(),
@@ -62,6 +86,15 @@ impl Contract {
 
     /// The node at `pointer`, if present.
     pub fn get(&self, pointer: &str) -> Option<&Node> {
+        if let Some(outline) = &self.outline {
+            for (prefix, node) in OUTLINE.iter().zip(outline.iter()) {
+                if let Some(rest) = pointer.strip_prefix(prefix)
+                    && (rest.is_empty() || rest.starts_with('/'))
+                {
+                    return node.as_deref()?.pointer(rest);
+                }
+            }
+        }
         self.root.pointer(pointer)
     }
 
@@ -102,7 +135,7 @@ impl Contract {
     pub fn span_for(&self, pointer: &str) -> Span {
         let mut p = pointer;
         loop {
-            if let Some(node) = self.root.pointer(p) {
+            if let Some(node) = self.get(p) {
                 return node.label();
             }
             match p.rfind('/') {

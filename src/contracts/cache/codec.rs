@@ -1,10 +1,18 @@
 //! One cache entry (the loader's outcome for one YAML text) as bytes:
 //! varint lengths, the positioned tree node by node. Decoding refuses
 //! anything truncated or malformed (a miss), never misreads it.
+//!
+//! Per contract: its kind and name, its outline (the nodes at
+//! `contracts::OUTLINE`), then its tree, each tree with its length in
+//! front. Reading an entry only frames the trees; each is decoded when a
+//! rule first reads it (`contracts::tree`), and one that does not decode
+//! then is rebuilt from the stored text by the loader.
+use super::super::tree::{Encoded, Tree};
 use super::super::yaml::{Key, Node, Value};
-use super::super::{Contract, Kind};
+use super::super::{Contract, Kind, OUTLINE};
 use super::Entry;
 use crate::source::Span;
+use std::sync::Arc;
 
 fn put_uint(out: &mut Vec<u8>, mut v: u64) {
     loop {
@@ -41,8 +49,24 @@ pub(crate) fn encode_entry(entry: &Entry, out: &mut Vec<u8>) {
             Kind::EventBoundary => 1,
         });
         put_str(out, &c.name);
-        encode_node(&c.root, out);
+        for p in OUTLINE {
+            match c.get(p) {
+                None => out.push(0),
+                Some(n) => {
+                    out.push(1);
+                    put_tree(out, n);
+                }
+            }
+        }
+        put_tree(out, &c.root);
     }
+}
+
+fn put_tree(out: &mut Vec<u8>, n: &Node) {
+    let mut tree = Vec::new();
+    encode_node(n, &mut tree);
+    put_uint(out, tree.len() as u64);
+    out.extend_from_slice(&tree);
 }
 
 fn encode_node(n: &Node, out: &mut Vec<u8>) {
@@ -147,49 +171,120 @@ pub(crate) fn encode_record(text: &str, entry: &Entry, out: &mut Vec<u8>) {
     encode_entry(entry, out);
 }
 
-/// The text and outcome of a stored file; with `text: false` the text is
-/// skipped unchecked (a hit by content already has it).
-pub(crate) fn decode_record(data: &[u8], text: bool) -> Option<(Option<&str>, Entry)> {
-    let mut r = Reader { data, at: 0 };
+/// The text and outcome of the stored file at `data[start..end]`; with
+/// `text: false` the text is skipped unchecked (a hit by content already
+/// has it). The contracts' trees stay in `data` until read.
+pub(crate) fn decode_record(
+    data: &Arc<Vec<u8>>,
+    start: usize,
+    end: usize,
+    text: bool,
+) -> Option<(Option<&str>, Entry)> {
+    let record = data.get(start..end)?;
+    let mut r = Reader {
+        data: record,
+        at: 0,
+    };
     let n = r.usize()?;
     let begin = r.at;
     r.bytes(n)?;
-    let bytes = &data[begin..r.at];
-    let text = if text {
+    let bytes = &record[begin..r.at];
+    let shown = if text {
         Some(std::str::from_utf8(bytes).ok()?)
     } else {
         None
     };
-    Some((text, decode_entry(&data[r.at..])?))
+    let text = (start + begin, start + r.at);
+    Some((shown, decode_entry(data, (start + r.at, end), text)?))
 }
 
-pub(crate) fn decode_entry(data: &[u8]) -> Option<Entry> {
-    let mut r = Reader { data, at: 0 };
+/// The outcome stored at `data[range]`, for the text at `data[text]`.
+fn decode_entry(
+    data: &Arc<Vec<u8>>,
+    (start, end): (usize, usize),
+    text: (usize, usize),
+) -> Option<Entry> {
+    let mut r = Reader {
+        data: data.get(start..end)?,
+        at: 0,
+    };
     let entry = match r.byte()? {
         0 => None,
         1 => {
             let n = r.count()?;
             let mut contracts = Vec::with_capacity(n);
-            for _ in 0..n {
+            for contract in 0..n {
                 let kind = match r.byte()? {
                     0 => Kind::Cluster,
                     1 => Kind::EventBoundary,
                     _ => return None,
                 };
                 let name = r.string()?;
-                let root = decode_node(&mut r, 0)?;
+                let tree = |r: &mut Reader, pointer: &'static str| -> Option<Tree> {
+                    let len = r.usize()?;
+                    let at = start + r.at;
+                    r.bytes(len)?;
+                    Some(Tree::encoded(Encoded {
+                        data: Arc::clone(data),
+                        range: (at, at + len),
+                        text,
+                        contract,
+                        pointer,
+                        decode: decode_tree,
+                    }))
+                };
+                let mut outline = Vec::with_capacity(OUTLINE.len());
+                for p in OUTLINE {
+                    outline.push(match r.byte()? {
+                        0 => None,
+                        1 => Some(tree(&mut r, p)?),
+                        _ => return None,
+                    });
+                }
                 contracts.push(Contract {
                     file: 0,
                     kind,
                     name,
-                    root,
+                    root: tree(&mut r, "")?,
+                    outline: Some(outline.into()),
                 });
             }
             Some(contracts)
         }
         _ => return None,
     };
-    (r.at == data.len()).then_some(entry)
+    (r.at == end - start).then_some(entry)
+}
+
+/// An encoded tree; one whose bytes do not decode (a damaged cache file)
+/// is rebuilt by the loader from the stored text (the entry's key is that
+/// text's hash, and only clean outcomes are stored, so the loader gives
+/// the same tree).
+fn decode_tree(e: &Encoded) -> Node {
+    let data = &e.data[e.range.0..e.range.1];
+    let mut r = Reader { data, at: 0 };
+    if let Some(node) = decode_node(&mut r, 0)
+        && r.at == data.len()
+    {
+        return node;
+    }
+    let text = String::from_utf8_lossy(&e.data[e.text.0..e.text.1]);
+    let src = crate::source::SourceFile::new("", "", &text);
+    let loaded = crate::contracts::load::load_file(0, &src, &mut crate::emit::Sink::default());
+    loaded
+        .into_iter()
+        .flatten()
+        .nth(e.contract)
+        .and_then(|c| c.root.pointer(e.pointer).cloned())
+        .unwrap_or_else(|| {
+            // Neither the bytes nor the text they were stored with give the
+            // tree: nothing is left to read it from (isolated as PC000).
+            panic!(
+                "the contract cache ({}/{}) is damaged: delete it",
+                super::DIR,
+                super::FILE
+            )
+        })
 }
 
 fn decode_node(r: &mut Reader, depth: usize) -> Option<Node> {
@@ -244,6 +339,11 @@ pub(super) mod tests {
         crate::contracts::load::load_file(0, &src, &mut Sink::default())
     }
 
+    /// Whether no tree of `e` has been built yet.
+    fn lazy(e: &Entry) -> bool {
+        e.iter().flatten().all(|c| !c.root.is_decoded())
+    }
+
     pub(in crate::contracts::cache) fn same(a: &Entry, b: &Entry) -> bool {
         match (a, b) {
             (None, None) => true,
@@ -258,6 +358,33 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn a_tree_whose_bytes_do_not_decode_is_rebuilt_from_the_stored_text() {
+        let text = include_str!("../../../examples/clean/contracts/clusters/orders-db.yaml");
+        let entry = load(text);
+        let mut record = Vec::new();
+        encode_record(text, &entry, &mut record);
+        let end = record.len();
+        let intact = Arc::new(record.clone());
+        let (_, back) = decode_record(&intact, 0, end, false).unwrap();
+        let contracts = back.as_ref().unwrap();
+        let root = contracts[0].root.range().unwrap();
+        let outline = contracts[0].outline.as_ref().unwrap()[0]
+            .as_ref()
+            .expect("the example cluster has migrations")
+            .range()
+            .unwrap();
+        for (a, b) in [root, outline] {
+            record[a..b].fill(0xff);
+        }
+        let damaged = Arc::new(record);
+        let (_, back) = decode_record(&damaged, 0, end, false).expect("framing is intact");
+        assert!(same(&entry, &back));
+        let want = entry.as_ref().unwrap()[0].get("/spec/migrations");
+        assert_eq!(back.as_ref().unwrap()[0].get("/spec/migrations"), want);
+        assert!(want.is_some());
+    }
+
+    #[test]
     fn entries_round_trip_exactly() {
         let texts = [
             include_str!("../../../examples/clean/contracts/clusters/orders-db.yaml"),
@@ -268,20 +395,30 @@ pub(super) mod tests {
             let entry = load(text);
             let mut bytes = Vec::new();
             encode_entry(&entry, &mut bytes);
-            let back = decode_entry(&bytes).expect("decodes");
+            let len = bytes.len();
+            let bytes = Arc::new(bytes);
+            let back = decode_entry(&bytes, (0, len), (0, 0)).expect("decodes");
+            assert!(lazy(&back), "{text}");
             assert!(same(&entry, &back), "{text}");
             // Every truncation is refused, never misread.
-            for cut in 0..bytes.len() {
-                assert!(decode_entry(&bytes[..cut]).is_none(), "cut at {cut}");
+            for cut in 0..len {
+                let cut_bytes = Arc::new(bytes[..cut].to_vec());
+                assert!(
+                    decode_entry(&cut_bytes, (0, cut), (0, 0)).is_none(),
+                    "cut at {cut}"
+                );
             }
-            let mut record = Vec::new();
+            let mut record = vec![9, 9];
             encode_record(text, &entry, &mut record);
-            let (back_text, back) = decode_record(&record, true).expect("decodes");
+            let end = record.len();
+            let record = Arc::new(record);
+            let (back_text, back) = decode_record(&record, 2, end, true).expect("decodes");
             assert_eq!(back_text, Some(text));
             assert!(same(&entry, &back), "{text}");
-            for cut in 0..record.len() {
+            for cut in 2..end {
+                let cut_record = Arc::new(record[..cut].to_vec());
                 assert!(
-                    decode_record(&record[..cut], true).is_none(),
+                    decode_record(&cut_record, 2, cut, true).is_none(),
                     "cut at {cut}"
                 );
             }

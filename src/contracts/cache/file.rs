@@ -12,7 +12,7 @@ use super::{FILE, Hash};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-pub(super) const MAGIC: &[u8] = b"platcheck contracts cache 2\n";
+pub(super) const MAGIC: &[u8] = b"platcheck contracts cache 3\n";
 /// A cache file larger than this is not read (a miss): the run must stay
 /// bounded whatever sits in the directory.
 const MAX_BYTES: u64 = 512 << 20;

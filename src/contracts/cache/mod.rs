@@ -51,7 +51,9 @@ pub struct Cache {
     stamp: Hash,
     /// When the run began: a file changed just before is not trusted by stat.
     start: SystemTime,
-    data: Vec<u8>,
+    /// The file as read, shared with the contracts whose trees are still
+    /// encoded in it.
+    data: std::sync::Arc<Vec<u8>>,
     old: Index,
     /// Keys this run looked up and found, and entries it computed.
     used: Mutex<Vec<Hash>>,
@@ -94,7 +96,7 @@ impl Cache {
             dir,
             stamp,
             start,
-            data: Vec::new(),
+            data: Default::default(),
             old: Index::default(),
             used: Mutex::new(Vec::new()),
             new: Mutex::new(Vec::new()),
@@ -109,8 +111,8 @@ impl Cache {
         }
         // Bounded, regular files only: a FIFO or a huge file there is a miss, not a hang.
         if let Some(data) = read_bounded(&cache.dir.join(FILE)) {
-            cache.data = data;
-            cache.old = index(&cache.data, &cache.stamp).unwrap_or_default();
+            cache.old = index(&data, &cache.stamp).unwrap_or_default();
+            cache.data = std::sync::Arc::new(data);
         }
         Some(cache)
     }
@@ -123,7 +125,7 @@ impl Cache {
             return None;
         }
         let &(start, end) = self.old.entries.get(&key)?;
-        let (text, entry) = decode_record(&self.data[start..end], true)?;
+        let (text, entry) = decode_record(&self.data, start, end, true)?;
         lock(&self.used).push(key);
         lock(&self.stats).push((path.to_path_buf(), stat, key));
         Some((text?, entry))
@@ -152,7 +154,7 @@ impl Cache {
             }
         };
         if let Some(&(start, end)) = self.old.entries.get(&key)
-            && let Some((_, entry)) = decode_record(&self.data[start..end], false)
+            && let Some((_, entry)) = decode_record(&self.data, start, end, false)
         {
             lock(&self.used).push(key);
             remember(key);

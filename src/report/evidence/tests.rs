@@ -7,12 +7,7 @@ use crate::source::SourceFile;
 fn contract(text: &str) -> (SourceFile, Contract) {
     let src = SourceFile::new("c.yaml", "c.yaml", text);
     let root = parse_documents(&src).unwrap().remove(0);
-    let c = Contract {
-        file: 0,
-        kind: Kind::Cluster,
-        name: "x".into(),
-        root,
-    };
+    let c = Contract::new(0, Kind::Cluster, "x".into(), root);
     (src, c)
 }
 

@@ -280,12 +280,7 @@ mod tests {
         let text = format!("metadata:\n  name: b\nspec:\n{spec}");
         let src = SourceFile::new("t.yaml", "t.yaml", &text);
         let root = parse_documents(&src).unwrap().remove(0);
-        Contract {
-            file: 0,
-            kind: Kind::EventBoundary,
-            name: "b".into(),
-            root,
-        }
+        Contract::new(0, Kind::EventBoundary, "b".into(), root)
     }
 
     #[test]
