@@ -57,26 +57,72 @@ pub fn shown(
     cwd: &Path,
     config: Option<&str>,
 ) -> Vec<bool> {
+    let within = Within::new(named, cwd);
     files
         .iter()
         .map(|f| {
-            within(named, &f.path, cwd)
-                || within(named, Path::new(&f.display), cwd)
+            within.holds(&f.path)
+                || within.holds(Path::new(&f.display))
                 || config == Some(f.display.as_str())
         })
         .collect()
 }
 
-fn within(named: &[PathBuf], path: &Path, cwd: &Path) -> bool {
-    let p = normalize(&absolute(path, cwd));
-    named.iter().any(|n| p.starts_with(n))
+/// Whether a path, made absolute against `cwd` and normalised, lies under
+/// a named path. Asked twice per file of the repository in a one-file run:
+/// a path without `.` or `..` (nearly every one) is compared as it is,
+/// without building its absolute form.
+struct Within<'a> {
+    named: &'a [PathBuf],
+    cwd: PathBuf,
+    /// Per named path, the part below `cwd` (`None`: not below it).
+    below_cwd: Vec<Option<&'a Path>>,
+}
+
+impl<'a> Within<'a> {
+    fn new(named: &'a [PathBuf], cwd: &Path) -> Within<'a> {
+        let cwd = normalize(cwd);
+        let below_cwd = named.iter().map(|n| n.strip_prefix(&cwd).ok()).collect();
+        Within {
+            named,
+            cwd,
+            below_cwd,
+        }
+    }
+
+    fn holds(&self, path: &Path) -> bool {
+        use std::path::Component;
+        let plain = path.components().all(|c| {
+            matches!(
+                c,
+                Component::Normal(_) | Component::RootDir | Component::Prefix(_)
+            )
+        });
+        if !plain || !self.cwd.is_absolute() {
+            let p = normalize(&absolute(path, &self.cwd));
+            return self.named.iter().any(|n| p.starts_with(n));
+        }
+        if path.is_absolute() {
+            return self.named.iter().any(|n| path.starts_with(n));
+        }
+        // `cwd/path` lies under `n` when `n` is `cwd` or above it, or when
+        // `path` starts with what `n` adds below `cwd`.
+        self.named
+            .iter()
+            .zip(&self.below_cwd)
+            .any(|(n, below)| match below {
+                Some(rest) => path.starts_with(rest),
+                None => self.cwd.starts_with(n),
+            })
+    }
 }
 
 /// Keeps the findings and waivers of the named files. The
 /// config file's own problems, the baseline's stale-entry notice and
 /// internal errors stay: they concern the run.
 pub fn restrict(outcome: &mut Outcome, named: &[PathBuf], cwd: &Path) {
-    let within = |path: &Path| within(named, path, cwd);
+    let matcher = Within::new(named, cwd);
+    let within = |path: &Path| matcher.holds(path);
     let mut shown: BTreeSet<String> = BTreeSet::new();
     let mut files = 0;
     for (i, f) in outcome.files.iter().enumerate() {
@@ -126,6 +172,9 @@ pub fn empty_named_dirs(
     cwd: &Path,
 ) -> Vec<crate::discover::WalkProblem> {
     let root = normalize(&absolute(root, cwd));
+    if !named.iter().any(|d| d.starts_with(&root) && d.is_dir()) {
+        return Vec::new();
+    }
     let walked: Vec<PathBuf> = found
         .files
         .iter()
@@ -140,4 +189,51 @@ pub fn empty_named_dirs(
             reason: "no file under this directory is checked: the config's include/exclude leave out every one (or none is a contract, migration or document)".into(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn within_agrees_with_the_normalised_absolute_path() {
+        let named: Vec<PathBuf> = ["/repo/migrations/a.sql", "/repo/contracts", "/elsewhere/x"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        let paths = [
+            "migrations/a.sql",
+            "migrations/b.sql",
+            "./migrations/a.sql",
+            "x/../migrations/a.sql",
+            "contracts/c.yaml",
+            "contracts",
+            "contractsx/c.yaml",
+            "/repo/contracts/d.yaml",
+            "/repo/./contracts/d.yaml",
+            "/elsewhere/x/y",
+            "../elsewhere/x",
+            "../repo/contracts/e.yaml",
+            "",
+        ];
+        for cwd in [
+            "/repo",
+            "/repo/",
+            "/repo/contracts",
+            "/",
+            "/other",
+            "/repo/./sub/..",
+        ] {
+            let cwd = Path::new(cwd);
+            let w = Within::new(&named, cwd);
+            for p in paths {
+                let p = Path::new(p);
+                let want = {
+                    let abs = normalize(&absolute(p, cwd));
+                    named.iter().any(|n| abs.starts_with(n))
+                };
+                assert_eq!(w.holds(p), want, "{} in {}", p.display(), cwd.display());
+            }
+        }
+    }
 }

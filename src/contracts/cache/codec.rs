@@ -31,12 +31,30 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
 }
 
-fn put_span(out: &mut Vec<u8>, s: Span) {
-    put_uint(out, s.start as u64);
-    put_uint(out, s.end as u64);
+fn put_int(out: &mut Vec<u8>, v: i64) {
+    put_uint(out, ((v << 1) ^ (v >> 63)) as u64);
 }
 
-pub(crate) fn encode_entry(entry: &Entry, out: &mut Vec<u8>) {
+/// A span as its start relative to `base` (the parent's start: one or two
+/// bytes instead of the absolute offset) and its length, both signed so
+/// that any span round-trips.
+fn put_span(out: &mut Vec<u8>, s: Span, base: usize) {
+    put_int(out, s.start as i64 - base as i64);
+    put_int(out, s.end as i64 - s.start as i64);
+}
+
+/// The text the spans of a stored file's trees point into (the loader
+/// parsed it without its BOM).
+fn spanned(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+fn same_as_text(text: &str, span: Span, s: &str) -> bool {
+    text.get(span.start..span.end) == Some(s)
+}
+
+pub(crate) fn encode_entry(entry: &Entry, text: &str, out: &mut Vec<u8>) {
+    let text = spanned(text);
     let Some(contracts) = entry else {
         out.push(0);
         return;
@@ -54,28 +72,31 @@ pub(crate) fn encode_entry(entry: &Entry, out: &mut Vec<u8>) {
                 None => out.push(0),
                 Some(n) => {
                     out.push(1);
-                    put_tree(out, n);
+                    put_tree(out, n, text);
                 }
             }
         }
-        put_tree(out, &c.root);
+        put_tree(out, &c.root, text);
     }
 }
 
-fn put_tree(out: &mut Vec<u8>, n: &Node) {
+fn put_tree(out: &mut Vec<u8>, n: &Node, text: &str) {
     let mut tree = Vec::new();
-    encode_node(n, &mut tree);
+    encode_node(n, 0, text, &mut tree);
     put_uint(out, tree.len() as u64);
     out.extend_from_slice(&tree);
 }
 
-fn encode_node(n: &Node, out: &mut Vec<u8>) {
-    put_span(out, n.span);
+/// A scalar or key name that is exactly the text at its span (a plain
+/// scalar, nearly every key) is not stored again: the text is in the record.
+fn encode_node(n: &Node, base: usize, text: &str, out: &mut Vec<u8>) {
+    put_span(out, n.span, base);
+    let base = n.span.start;
     match n.key {
         None => out.push(0),
         Some(k) => {
             out.push(1);
-            put_span(out, k);
+            put_span(out, k, base);
         }
     }
     match &n.value {
@@ -93,6 +114,7 @@ fn encode_node(n: &Node, out: &mut Vec<u8>) {
             out.push(4);
             out.extend_from_slice(&f.to_bits().to_le_bytes());
         }
+        Value::Str(s) if same_as_text(text, n.span, s) => out.push(8),
         Value::Str(s) => {
             out.push(5);
             put_str(out, s);
@@ -101,16 +123,21 @@ fn encode_node(n: &Node, out: &mut Vec<u8>) {
             out.push(6);
             put_uint(out, items.len() as u64);
             for i in items {
-                encode_node(i, out);
+                encode_node(i, base, text, out);
             }
         }
         Value::Map(entries) => {
             out.push(7);
             put_uint(out, entries.len() as u64);
             for (k, v) in entries {
-                put_str(out, &k.name);
-                put_span(out, k.span);
-                encode_node(v, out);
+                if same_as_text(text, k.span, &k.name) {
+                    out.push(1);
+                } else {
+                    out.push(0);
+                    put_str(out, &k.name);
+                }
+                put_span(out, k.span, base);
+                encode_node(v, base, text, out);
             }
         }
     }
@@ -150,8 +177,18 @@ impl Reader<'_> {
         let n = self.usize()?;
         String::from_utf8(self.bytes(n)?.to_vec()).ok()
     }
-    fn span(&mut self) -> Option<Span> {
-        Some(Span::new(self.usize()?, self.usize()?))
+    fn int(&mut self) -> Option<i64> {
+        let v = self.uint()?;
+        Some((v >> 1) as i64 ^ -((v & 1) as i64))
+    }
+    /// A span stored by `put_span` against `base`.
+    fn span(&mut self, base: usize) -> Option<Span> {
+        let start = i64::try_from(base).ok()?.checked_add(self.int()?)?;
+        let end = start.checked_add(self.int()?)?;
+        Some(Span::new(
+            usize::try_from(start).ok()?,
+            usize::try_from(end).ok()?,
+        ))
     }
     fn word(&mut self) -> Option<[u8; 8]> {
         self.bytes(8)?.try_into().ok()
@@ -168,7 +205,7 @@ impl Reader<'_> {
 /// without reading the file), then the loader's outcome.
 pub(crate) fn encode_record(text: &str, entry: &Entry, out: &mut Vec<u8>) {
     put_str(out, text);
-    encode_entry(entry, out);
+    encode_entry(entry, text, out);
 }
 
 /// The text and outcome of the stored file at `data[start..end]`; with
@@ -263,7 +300,8 @@ fn decode_entry(
 fn decode_tree(e: &Encoded) -> Node {
     let data = &e.data[e.range.0..e.range.1];
     let mut r = Reader { data, at: 0 };
-    if let Some(node) = decode_node(&mut r, 0)
+    if let Ok(text) = std::str::from_utf8(&e.data[e.text.0..e.text.1])
+        && let Some(node) = decode_node(&mut r, 0, 0, spanned(text))
         && r.at == data.len()
     {
         return node;
@@ -287,15 +325,17 @@ fn decode_tree(e: &Encoded) -> Node {
         })
 }
 
-fn decode_node(r: &mut Reader, depth: usize) -> Option<Node> {
+fn decode_node(r: &mut Reader, depth: usize, base: usize, text: &str) -> Option<Node> {
     // The YAML reader's own nesting budget is far below this.
     if depth > 1024 {
         return None;
     }
-    let span = r.span()?;
+    let span = r.span(base)?;
+    let base = span.start;
+    let from_text = |s: Span| text.get(s.start..s.end).map(str::to_string);
     let key = match r.byte()? {
         0 => None,
-        1 => Some(r.span()?),
+        1 => Some(r.span(base)?),
         _ => return None,
     };
     let value = match r.byte()? {
@@ -305,11 +345,12 @@ fn decode_node(r: &mut Reader, depth: usize) -> Option<Node> {
         3 => Value::BigInt(r.string()?),
         4 => Value::Float(f64::from_bits(u64::from_le_bytes(r.word()?))),
         5 => Value::Str(r.string()?),
+        8 => Value::Str(from_text(span)?),
         6 => {
             let n = r.count()?;
             let mut items = Vec::with_capacity(n);
             for _ in 0..n {
-                items.push(decode_node(r, depth + 1)?);
+                items.push(decode_node(r, depth + 1, base, text)?);
             }
             Value::Seq(items)
         }
@@ -317,9 +358,17 @@ fn decode_node(r: &mut Reader, depth: usize) -> Option<Node> {
             let n = r.count()?;
             let mut entries = Vec::with_capacity(n);
             for _ in 0..n {
-                let name = r.string()?;
-                let span = r.span()?;
-                entries.push((Key { name, span }, decode_node(r, depth + 1)?));
+                let name = match r.byte()? {
+                    0 => Some(r.string()?),
+                    1 => None,
+                    _ => return None,
+                };
+                let span = r.span(base)?;
+                let name = match name {
+                    Some(n) => n,
+                    None => from_text(span)?,
+                };
+                entries.push((Key { name, span }, decode_node(r, depth + 1, base, text)?));
             }
             Value::Map(entries.into())
         }
@@ -390,21 +439,26 @@ pub(super) mod tests {
             include_str!("../../../examples/clean/contracts/clusters/orders-db.yaml"),
             "a: 1\nb: [x, 2.5, -3, null, true, 99999999999999999999999]\n",
             "apiVersion: platcheck/v1\nkind: EventBoundary\nmetadata: {name: \"é/~x\"}\n---\nfoo: bar\n",
+            // A BOM (the spans count from after it), quoted and escaped
+            // scalars and keys, and an alias, whose node sits before its parent.
+            "\u{feff}apiVersion: platcheck/v1\nkind: Cluster\nmetadata:\n  name: 'o''x'\n  \"k\\u0041\": &a \"v\\tw\"\nspec: {x: *a, y: \"é\"}\n",
         ];
         for text in texts {
             let entry = load(text);
-            let mut bytes = Vec::new();
-            encode_entry(&entry, &mut bytes);
+            // The trees point into the text stored before them.
+            let mut bytes = text.as_bytes().to_vec();
+            let at = bytes.len();
+            encode_entry(&entry, text, &mut bytes);
             let len = bytes.len();
             let bytes = Arc::new(bytes);
-            let back = decode_entry(&bytes, (0, len), (0, 0)).expect("decodes");
+            let back = decode_entry(&bytes, (at, len), (0, at)).expect("decodes");
             assert!(lazy(&back), "{text}");
             assert!(same(&entry, &back), "{text}");
             // Every truncation is refused, never misread.
-            for cut in 0..len {
+            for cut in at..len {
                 let cut_bytes = Arc::new(bytes[..cut].to_vec());
                 assert!(
-                    decode_entry(&cut_bytes, (0, cut), (0, 0)).is_none(),
+                    decode_entry(&cut_bytes, (at, cut), (0, at)).is_none(),
                     "cut at {cut}"
                 );
             }
