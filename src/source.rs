@@ -4,7 +4,9 @@
 //! never counts as part of the line, so CRLF files report the same columns as
 //! LF files.
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+
+mod text;
+pub use text::Text;
 
 /// What kind of input a file is, which decides how it is parsed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -87,7 +89,7 @@ pub struct LineCol {
 pub struct SourceFile {
     pub display: String,
     pub path: std::path::PathBuf,
-    pub text: Arc<str>,
+    pub text: Text,
     /// Built on the first position asked for: a run that names one file
     /// loads every file of the repository for context, and most of them
     /// never get a finding or a suppression looked up.
@@ -123,7 +125,19 @@ impl SourceFile {
             display: display.into(),
             path: path.into(),
             index: std::sync::OnceLock::new(),
-            text: Arc::from(text),
+            text: Text::from(text),
+        }
+    }
+
+    /// A source whose text is part of a larger shared buffer (the contract
+    /// cache's texts), not copied out of it.
+    pub fn shared(display: impl Into<String>, path: impl Into<PathBuf>, text: Text) -> Self {
+        let text = text.without_bom();
+        SourceFile {
+            display: display.into(),
+            path: path.into(),
+            index: std::sync::OnceLock::new(),
+            text,
         }
     }
 

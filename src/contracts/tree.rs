@@ -8,14 +8,14 @@
 use super::yaml::Node;
 use std::sync::{Arc, OnceLock};
 
-/// An encoded tree: a range of the cache file's bytes, and where to find
-/// what it was made from (the file's text in the same bytes, the contract's
-/// index in it and the pointer of the node), so that a tree that does not
-/// decode is rebuilt by the loader instead of misread.
+/// An encoded tree: a range of the cache file's bytes, and what it was
+/// made from (the file's text, the contract's index in it and the
+/// pointer of the node): the text completes the tree's scalars, and a tree
+/// that does not decode is rebuilt from it by the loader, not misread.
 pub struct Encoded {
     pub(crate) data: Arc<Vec<u8>>,
     pub(crate) range: (usize, usize),
-    pub(crate) text: (usize, usize),
+    pub(crate) text: crate::source::Text,
     pub(crate) contract: usize,
     pub(crate) pointer: &'static str,
     pub(crate) decode: fn(&Encoded) -> Node,

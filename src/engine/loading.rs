@@ -109,7 +109,7 @@ pub(super) fn load_candidate(
         && settings.scope.check(&cand.path).is_ok()
         && let Some((text, entry)) = cache.by_stat(abs, *stat)
     {
-        let src = SourceFile::new(&cand.display, &cand.path, text);
+        let src = SourceFile::shared(&cand.display, &cand.path, text);
         return outcome(cand, src, entry, Vec::new());
     }
     // Undecodable YAML is reported too, contract or not: a contract saved

@@ -11,7 +11,7 @@ use super::super::tree::{Encoded, Tree};
 use super::super::yaml::{Key, Node, Value};
 use super::super::{Contract, Kind, OUTLINE};
 use super::Entry;
-use crate::source::Span;
+use crate::source::{Span, Text};
 use std::sync::Arc;
 
 fn put_uint(out: &mut Vec<u8>, mut v: u64) {
@@ -201,46 +201,49 @@ impl Reader<'_> {
     }
 }
 
-/// A stored file: its decoded text (what a stat hit gives the workspace
-/// without reading the file), then the loader's outcome.
-pub(crate) fn encode_record(text: &str, entry: &Entry, out: &mut Vec<u8>) {
-    put_str(out, text);
+/// A stored file: where its text is in the cache's texts (`text_at`,
+/// its length), then the loader's outcome for it.
+#[cfg(test)]
+pub(crate) fn encode_record(text_at: usize, text: &str, entry: &Entry, out: &mut Vec<u8>) {
+    put_record_head(out, text_at, text.len());
     encode_entry(entry, text, out);
 }
 
-/// The text and outcome of the stored file at `data[start..end]`; with
-/// `text: false` the text is skipped unchecked (a hit by content already
-/// has it). The contracts' trees stay in `data` until read.
-pub(crate) fn decode_record(
-    data: &Arc<Vec<u8>>,
-    start: usize,
-    end: usize,
-    text: bool,
-) -> Option<(Option<&str>, Entry)> {
-    let record = data.get(start..end)?;
+/// A record's start: where its text is in the texts.
+pub(crate) fn put_record_head(out: &mut Vec<u8>, text_at: usize, text_len: usize) {
+    put_uint(out, text_at as u64);
+    put_uint(out, text_len as u64);
+}
+
+/// Where a record's text is in the texts, and where its outcome starts
+/// in the record.
+pub(crate) fn record_text(record: &[u8]) -> Option<((usize, usize), usize)> {
     let mut r = Reader {
         data: record,
         at: 0,
     };
-    let n = r.usize()?;
-    let begin = r.at;
-    r.bytes(n)?;
-    let bytes = &record[begin..r.at];
-    let shown = if text {
-        Some(std::str::from_utf8(bytes).ok()?)
-    } else {
-        None
-    };
-    let text = (start + begin, start + r.at);
-    Some((shown, decode_entry(data, (start + r.at, end), text)?))
+    let at = r.usize()?;
+    let end = at.checked_add(r.usize()?)?;
+    Some(((at, end), r.at))
 }
 
-/// The outcome stored at `data[range]`, for the text at `data[text]`.
-fn decode_entry(
+/// The text and outcome of the stored file at `data[start..end]`, its
+/// text a part of `texts` (shared, not copied). The contracts' trees stay
+/// in `data` until read.
+pub(crate) fn decode_record(
     data: &Arc<Vec<u8>>,
-    (start, end): (usize, usize),
-    text: (usize, usize),
-) -> Option<Entry> {
+    start: usize,
+    end: usize,
+    texts: &Arc<String>,
+) -> Option<(Text, Entry)> {
+    let ((at, text_end), entry_at) = record_text(data.get(start..end)?)?;
+    let text = Text::part(texts, at, text_end)?;
+    let entry = decode_entry(data, (start + entry_at, end), &text)?;
+    Some((text, entry))
+}
+
+/// The outcome stored at `data[range]`, for `text`.
+fn decode_entry(data: &Arc<Vec<u8>>, (start, end): (usize, usize), text: &Text) -> Option<Entry> {
     let mut r = Reader {
         data: data.get(start..end)?,
         at: 0,
@@ -264,7 +267,7 @@ fn decode_entry(
                     Some(Tree::encoded(Encoded {
                         data: Arc::clone(data),
                         range: (at, at + len),
-                        text,
+                        text: text.clone(),
                         contract,
                         pointer,
                         decode: decode_tree,
@@ -300,14 +303,12 @@ fn decode_entry(
 fn decode_tree(e: &Encoded) -> Node {
     let data = &e.data[e.range.0..e.range.1];
     let mut r = Reader { data, at: 0 };
-    if let Ok(text) = std::str::from_utf8(&e.data[e.text.0..e.text.1])
-        && let Some(node) = decode_node(&mut r, 0, 0, spanned(text))
+    if let Some(node) = decode_node(&mut r, 0, 0, spanned(&e.text))
         && r.at == data.len()
     {
         return node;
     }
-    let text = String::from_utf8_lossy(&e.data[e.text.0..e.text.1]);
-    let src = crate::source::SourceFile::new("", "", &text);
+    let src = crate::source::SourceFile::new("", "", &e.text);
     let loaded = crate::contracts::load::load_file(0, &src, &mut crate::emit::Sink::default());
     loaded
         .into_iter()
@@ -406,15 +407,21 @@ pub(super) mod tests {
         }
     }
 
+    /// The cache's texts, holding only `text` after some other text.
+    fn texts(text: &str) -> (Arc<String>, usize) {
+        (Arc::new(format!("other{text}")), 5)
+    }
+
     #[test]
     fn a_tree_whose_bytes_do_not_decode_is_rebuilt_from_the_stored_text() {
         let text = include_str!("../../../examples/clean/contracts/clusters/orders-db.yaml");
         let entry = load(text);
+        let (all, at) = texts(text);
         let mut record = Vec::new();
-        encode_record(text, &entry, &mut record);
+        encode_record(at, text, &entry, &mut record);
         let end = record.len();
         let intact = Arc::new(record.clone());
-        let (_, back) = decode_record(&intact, 0, end, false).unwrap();
+        let (_, back) = decode_record(&intact, 0, end, &all).unwrap();
         let contracts = back.as_ref().unwrap();
         let root = contracts[0].root.range().unwrap();
         let outline = contracts[0].outline.as_ref().unwrap()[0]
@@ -426,7 +433,7 @@ pub(super) mod tests {
             record[a..b].fill(0xff);
         }
         let damaged = Arc::new(record);
-        let (_, back) = decode_record(&damaged, 0, end, false).expect("framing is intact");
+        let (_, back) = decode_record(&damaged, 0, end, &all).expect("framing is intact");
         assert!(same(&entry, &back));
         let want = entry.as_ref().unwrap()[0].get("/spec/migrations");
         assert_eq!(back.as_ref().unwrap()[0].get("/spec/migrations"), want);
@@ -435,7 +442,7 @@ pub(super) mod tests {
 
     #[test]
     fn entries_round_trip_exactly() {
-        let texts = [
+        let texts_ = [
             include_str!("../../../examples/clean/contracts/clusters/orders-db.yaml"),
             "a: 1\nb: [x, 2.5, -3, null, true, 99999999999999999999999]\n",
             "apiVersion: platcheck/v1\nkind: EventBoundary\nmetadata: {name: \"é/~x\"}\n---\nfoo: bar\n",
@@ -443,39 +450,44 @@ pub(super) mod tests {
             // scalars and keys, and an alias, whose node sits before its parent.
             "\u{feff}apiVersion: platcheck/v1\nkind: Cluster\nmetadata:\n  name: 'o''x'\n  \"k\\u0041\": &a \"v\\tw\"\nspec: {x: *a, y: \"é\"}\n",
         ];
-        for text in texts {
+        for text in texts_ {
             let entry = load(text);
-            // The trees point into the text stored before them.
-            let mut bytes = text.as_bytes().to_vec();
-            let at = bytes.len();
+            let (all, at) = texts(text);
+            let mut bytes = Vec::new();
             encode_entry(&entry, text, &mut bytes);
             let len = bytes.len();
             let bytes = Arc::new(bytes);
-            let back = decode_entry(&bytes, (at, len), (0, at)).expect("decodes");
+            let shared = Text::part(&all, at, all.len()).unwrap();
+            let back = decode_entry(&bytes, (0, len), &shared).expect("decodes");
             assert!(lazy(&back), "{text}");
             assert!(same(&entry, &back), "{text}");
             // Every truncation is refused, never misread.
-            for cut in at..len {
+            for cut in 0..len {
                 let cut_bytes = Arc::new(bytes[..cut].to_vec());
                 assert!(
-                    decode_entry(&cut_bytes, (at, cut), (0, at)).is_none(),
+                    decode_entry(&cut_bytes, (0, cut), &shared).is_none(),
                     "cut at {cut}"
                 );
             }
             let mut record = vec![9, 9];
-            encode_record(text, &entry, &mut record);
+            encode_record(at, text, &entry, &mut record);
             let end = record.len();
             let record = Arc::new(record);
-            let (back_text, back) = decode_record(&record, 2, end, true).expect("decodes");
-            assert_eq!(back_text, Some(text));
+            let (back_text, back) = decode_record(&record, 2, end, &all).expect("decodes");
+            assert_eq!(&*back_text, text);
             assert!(same(&entry, &back), "{text}");
             for cut in 2..end {
                 let cut_record = Arc::new(record[..cut].to_vec());
                 assert!(
-                    decode_record(&cut_record, 2, cut, true).is_none(),
+                    decode_record(&cut_record, 2, cut, &all).is_none(),
                     "cut at {cut}"
                 );
             }
+            // A text out of the texts' bounds is refused.
+            let mut far = Vec::new();
+            encode_record(at + 1, text, &entry, &mut far);
+            let n = far.len();
+            assert!(decode_record(&Arc::new(far), 0, n, &all).is_none());
         }
     }
 }

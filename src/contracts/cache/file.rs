@@ -2,9 +2,13 @@
 //! written atomically (a run killed halfway leaves the old file), and
 //! indexed by entry key without decoding any entry.
 //!
-//! Layout: `MAGIC`, the stamp, then records, each a tag byte and
+//! Layout: `MAGIC`, the stamp, the length (u64 LE) and bytes of every
+//! stored text one after the other (UTF-8 as a whole, so they are read
+//! into one string that the workspace's sources share), then records,
+//! each a tag byte and
 //! - 0, an entry: content key (32 bytes), length (u64 LE), the record
-//!   (`codec::encode_record`: the text and the loader's outcome);
+//!   (`codec::encode_record`: where its text is in the texts, and the
+//!   loader's outcome);
 //! - 1, a stat: length (u64 LE), then `stat::BYTES` of stat, the content
 //!   key of the file's text, and the file's absolute path.
 use super::stat::{self, Stat};
@@ -12,14 +16,16 @@ use super::{FILE, Hash};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-pub(super) const MAGIC: &[u8] = b"platcheck contracts cache 3\n";
+pub(super) const MAGIC: &[u8] = b"platcheck contracts cache 4\n";
 /// A cache file larger than this is not read (a miss): the run must stay
 /// bounded whatever sits in the directory.
 const MAX_BYTES: u64 = 512 << 20;
 
-/// The cache file's bytes, if it is a regular file of at most `MAX_BYTES`
-/// (opened non-blocking, so a FIFO swapped in after the check cannot hang).
-pub(super) fn read_bounded(path: &Path) -> Option<Vec<u8>> {
+/// The texts and the records of the cache file at `path`, if it is a
+/// regular file of at most `MAX_BYTES` (opened non-blocking, so a FIFO
+/// swapped in after the check cannot hang) with this stamp. A file with
+/// another stamp is not read past its header.
+pub(super) fn read_parts(path: &Path, stamp: &Hash) -> Option<(String, Vec<u8>)> {
     use std::io::Read;
     let meta = std::fs::symlink_metadata(path).ok()?;
     if !meta.is_file() || meta.len() > MAX_BYTES {
@@ -34,14 +40,37 @@ pub(super) fn read_bounded(path: &Path) -> Option<Vec<u8>> {
     }
     let file = opts.open(path).ok()?;
     let meta = file.metadata().ok()?;
-    if !meta.is_file() {
+    if !meta.is_file() || meta.len() > MAX_BYTES {
         return None;
     }
-    // Sized up front: the file holds every contract's text and tree (tens
-    // of MB on a large repository), which growing by doubling copies twice.
-    let mut data = Vec::with_capacity(usize::try_from(meta.len().min(MAX_BYTES)).ok()? + 1);
-    file.take(MAX_BYTES + 1).read_to_end(&mut data).ok()?;
-    (data.len() as u64 <= MAX_BYTES).then_some(data)
+    let mut file = file.take(MAX_BYTES);
+    let mut head = vec![0; MAGIC.len() + stamp.len() + 8];
+    file.read_exact(&mut head).ok()?;
+    let rest = head.strip_prefix(MAGIC)?.strip_prefix(stamp.as_slice())?;
+    let texts_len = u64::from_le_bytes(rest.try_into().ok()?);
+    let left = meta.len().checked_sub(head.len() as u64)?;
+    if texts_len > left {
+        return None;
+    }
+    // Each part sized up front: together they are tens of MB on a large
+    // repository, which growing by doubling copies twice.
+    let mut texts = Vec::with_capacity(usize::try_from(texts_len).ok()?);
+    (&mut file).take(texts_len).read_to_end(&mut texts).ok()?;
+    let texts = String::from_utf8(texts).ok()?;
+    if texts.len() as u64 != texts_len {
+        return None;
+    }
+    let mut records = Vec::with_capacity(usize::try_from(left - texts_len).ok()? + 1);
+    file.read_to_end(&mut records).ok()?;
+    Some((texts, records))
+}
+
+/// The start of a cache file with this stamp and these texts.
+pub(super) fn put_head(out: &mut Vec<u8>, stamp: &Hash, texts: &str) {
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(stamp);
+    out.extend_from_slice(&(texts.len() as u64).to_le_bytes());
+    out.extend_from_slice(texts.as_bytes());
 }
 
 pub(super) fn write_atomically(dir: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -111,12 +140,10 @@ fn bytes_path(b: &[u8]) -> Option<PathBuf> {
     Some(PathBuf::from(std::str::from_utf8(b).ok()?))
 }
 
-/// The records of a cache file with this stamp (`None`: not one, another
-/// stamp, or malformed anywhere: then nothing in it is trusted).
-pub(super) fn index(data: &[u8], stamp: &Hash) -> Option<Index> {
-    let rest = data.strip_prefix(MAGIC)?;
-    let rest = rest.strip_prefix(stamp.as_slice())?;
-    let mut at = data.len() - rest.len();
+/// The records of a cache file (`None`: malformed anywhere: then
+/// nothing in it is trusted).
+pub(super) fn index(data: &[u8]) -> Option<Index> {
+    let mut at = 0;
     let mut out = Index::default();
     let len_at = |at: usize| -> Option<usize> {
         usize::try_from(u64::from_le_bytes(data.get(at..at + 8)?.try_into().ok()?)).ok()

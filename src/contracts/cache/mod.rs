@@ -31,8 +31,8 @@ mod file;
 mod stat;
 
 use super::Contract;
-use codec::{decode_record, encode_record};
-use file::{Index, MAGIC, index, put_entry, put_stat, read_bounded, write_atomically};
+use codec::{decode_record, encode_entry, record_text};
+use file::{Index, index, put_entry, put_head, put_stat, read_parts, write_atomically};
 use sha2::{Digest, Sha256};
 pub use stat::Stat;
 use std::path::{Path, PathBuf};
@@ -51,13 +51,15 @@ pub struct Cache {
     stamp: Hash,
     /// When the run began: a file changed just before is not trusted by stat.
     start: SystemTime,
-    /// The file as read, shared with the contracts whose trees are still
-    /// encoded in it.
+    /// The file's records as read, shared with the contracts whose trees
+    /// are still encoded in them, and its texts, shared with the sources.
     data: std::sync::Arc<Vec<u8>>,
+    texts: std::sync::Arc<String>,
     old: Index,
     /// Keys this run looked up and found, and entries it computed.
     used: Mutex<Vec<Hash>>,
-    new: Mutex<Vec<(Hash, Vec<u8>)>>,
+    /// Per entry computed: its key, text and encoded outcome.
+    new: Mutex<Vec<(Hash, String, Vec<u8>)>>,
     /// The stats to keep (path, stat, content key), and whether any of
     /// them is not in the file as it was read.
     stats: Mutex<Vec<(PathBuf, Stat, Hash)>>,
@@ -97,6 +99,7 @@ impl Cache {
             stamp,
             start,
             data: Default::default(),
+            texts: Default::default(),
             old: Index::default(),
             used: Mutex::new(Vec::new()),
             new: Mutex::new(Vec::new()),
@@ -110,25 +113,28 @@ impl Cache {
             return None;
         }
         // Bounded, regular files only: a FIFO or a huge file there is a miss, not a hang.
-        if let Some(data) = read_bounded(&cache.dir.join(FILE)) {
-            cache.old = index(&data, &cache.stamp).unwrap_or_default();
+        if let Some((texts, data)) = read_parts(&cache.dir.join(FILE), &cache.stamp)
+            && let Some(old) = index(&data)
+        {
+            cache.old = old;
             cache.data = std::sync::Arc::new(data);
+            cache.texts = std::sync::Arc::new(texts);
         }
         Some(cache)
     }
 
     /// The stored text and outcome of the file at `path` (absolute) when
     /// its stat is the one recorded with them.
-    pub fn by_stat(&self, path: &Path, stat: Stat) -> Option<(&str, Entry)> {
+    pub fn by_stat(&self, path: &Path, stat: Stat) -> Option<(crate::source::Text, Entry)> {
         let &(recorded, key) = self.old.stats.get(path)?;
         if recorded != stat {
             return None;
         }
         let &(start, end) = self.old.entries.get(&key)?;
-        let (text, entry) = decode_record(&self.data, start, end, true)?;
+        let (text, entry) = decode_record(&self.data, start, end, &self.texts)?;
         lock(&self.used).push(key);
         lock(&self.stats).push((path.to_path_buf(), stat, key));
-        Some((text?, entry))
+        Some((text, entry))
     }
 
     /// The cached loader outcome of `text`, or `load`'s, stored when `load`
@@ -154,7 +160,7 @@ impl Cache {
             }
         };
         if let Some(&(start, end)) = self.old.entries.get(&key)
-            && let Some((_, entry)) = decode_record(&self.data, start, end, false)
+            && let Some((_, entry)) = decode_record(&self.data, start, end, &self.texts)
         {
             lock(&self.used).push(key);
             remember(key);
@@ -163,8 +169,8 @@ impl Cache {
         let (entry, clean) = load();
         if clean {
             let mut bytes = Vec::new();
-            encode_record(text, &entry, &mut bytes);
-            lock(&self.new).push((key, bytes));
+            encode_entry(&entry, text, &mut bytes);
+            lock(&self.new).push((key, text.to_string(), bytes));
             remember(key);
         }
         entry
@@ -184,27 +190,48 @@ impl Cache {
         if new.is_empty() && kept == self.old.entries.len() && !stats_changed {
             return;
         }
-        let mut out = Vec::with_capacity(self.data.len() + 64);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&self.stamp);
+        // Texts first (one string when read back), then the records that
+        // point into them.
+        let mut texts = String::new();
+        let mut records = Vec::with_capacity(self.data.len() + 64);
+        let mut record = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for key in &used {
-            if seen.insert(*key) {
-                let (start, end) = self.old.entries[key];
-                put_entry(&mut out, key, &self.data[start..end]);
+            if !seen.insert(*key) {
+                continue;
             }
+            let (start, end) = self.old.entries[key];
+            let old = &self.data[start..end];
+            let Some(((a, b), entry_at)) = record_text(old) else {
+                continue;
+            };
+            let Some(text) = self.texts.get(a..b) else {
+                continue;
+            };
+            record.clear();
+            codec::put_record_head(&mut record, texts.len(), text.len());
+            record.extend_from_slice(&old[entry_at..]);
+            texts.push_str(text);
+            put_entry(&mut records, key, &record);
         }
-        for (key, bytes) in &new {
+        for (key, text, entry) in &new {
             if seen.insert(*key) {
-                put_entry(&mut out, key, bytes);
+                record.clear();
+                codec::put_record_head(&mut record, texts.len(), text.len());
+                record.extend_from_slice(entry);
+                texts.push_str(text);
+                put_entry(&mut records, key, &record);
             }
         }
         let mut paths = std::collections::HashSet::new();
         for (path, stat, key) in &stats {
             if seen.contains(key) && paths.insert(path) {
-                put_stat(&mut out, path, stat, key);
+                put_stat(&mut records, path, stat, key);
             }
         }
+        let mut out = Vec::with_capacity(texts.len() + records.len() + 128);
+        put_head(&mut out, &self.stamp, &texts);
+        out.extend_from_slice(&records);
         let _ = write_atomically(&self.dir, &out);
     }
 }
@@ -285,7 +312,7 @@ mod tests {
             "a file changed just now is not recorded"
         );
         let (back, entry) = cache.by_stat(path, old).expect("a hit");
-        assert_eq!(back, text);
+        assert_eq!(&*back, text);
         assert!(same(&first, &entry));
         // Another inode, size, mtime or ctime, or another path: a miss.
         for other in [
