@@ -2,7 +2,9 @@
 //! the one PostgreSQL gives it: each form is fixed by `platcheck fix`, and
 //! the original statement run on the local PostgreSQL names its index the
 //! same (a revert that drops the index by that name keeps working). Forms
-//! whose name is not plain keep no name. Fails loudly without the server;
+//! whose name is not plain keep no name. The table is a temporary one, so
+//! two runs of the suite at once (two checkouts on one machine) do not see
+//! each other's indexes. Fails loudly without the server;
 //! PLATCHECK_DB_TESTS=0 skips with a printed reason.
 #[path = "verify_oracle/servers.rs"]
 mod servers;
@@ -22,7 +24,7 @@ const FORMS: &[(&str, bool)] = &[
     // Unquoted names fold to lower case before PostgreSQL names the index.
     ("CREATE INDEX ON PC_FIX_NAMES_T (B, A)", true),
     (
-        "CREATE INDEX ON public.pc_fix_names_t USING btree (b) WHERE a > 0",
+        "CREATE INDEX ON pg_temp.pc_fix_names_t USING btree (b) WHERE a > 0",
         true,
     ),
     ("CREATE INDEX ON pc_fix_names_t (lower(c))", false),
@@ -72,7 +74,7 @@ fn the_name_fix_writes_is_the_one_postgresql_chooses() {
     };
     let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
     c.batch_execute(&format!(
-        "DROP TABLE IF EXISTS {TABLE}; CREATE TABLE {TABLE} (a int, b int, c text)"
+        "CREATE TEMP TABLE {TABLE} (a int, b int, c text)"
     ))
     .unwrap();
     let mut seen = Vec::new();
@@ -86,7 +88,7 @@ fn the_name_fix_writes_is_the_one_postgresql_chooses() {
         c.batch_execute(stmt).unwrap();
         let chosen: String = c
             .query_one(
-                "SELECT indexname::text FROM pg_indexes WHERE tablename = $1",
+                "SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = $1::text::regclass",
                 &[&TABLE],
             )
             .unwrap()
