@@ -7,7 +7,7 @@ use crate::discover::Candidate;
 use crate::emit::{Report, Sink};
 use crate::settings::Settings;
 use crate::source::FileClass;
-use crate::source::{SourceFile, Span};
+use crate::source::{SourceFile, Span, Text};
 
 /// One file after reading and parsing, before it gets its index in the
 /// workspace (its reports and contracts use index 0 until then).
@@ -112,12 +112,19 @@ pub(super) fn load_candidate(
         let src = SourceFile::shared(&cand.display, &cand.path, text);
         return outcome(cand, src, entry, Vec::new());
     }
+    if cand.class == FileClass::Sql
+        && !cand.named
+        && !settings.reports_on(&cand.path)
+        && settings.scope.check(&cand.path).is_ok()
+    {
+        return context_sql(cand, settings.max_file_size);
+    }
     // Undecodable YAML is reported too, contract or not: a contract saved
     // as UTF-16 without a BOM must not pass as "not ours".
     match crate::read::read_text(&cand.path, settings.max_file_size, &settings.scope) {
         Ok(text) => load_read(
             cand,
-            &text,
+            Text::from(text),
             cache,
             at.as_ref().map(|(p, s)| (p.as_path(), *s)),
         ),
@@ -125,20 +132,42 @@ pub(super) fn load_candidate(
     }
 }
 
+/// A SQL file the run does not report on (a run limited to named files):
+/// read only if a history holding a named file replays it. A file that
+/// cannot be read then reads as empty, as it would after its PC001, which
+/// this run would not show either.
+fn context_sql(cand: &Candidate, max: u64) -> Loaded {
+    let path = cand.path.clone();
+    let text = Text::later(move || {
+        crate::read::read_input(&path, max)
+            .and_then(crate::read::decode)
+            .unwrap_or_default()
+    });
+    Loaded {
+        source: Some(SourceFile::shared(&cand.display, &cand.path, text)),
+        class: cand.class,
+        contracts: Vec::new(),
+        reports: Vec::new(),
+        checked: true,
+    }
+}
+
 /// Parses one decoded file (a YAML file's contracts from the cache when
 /// the same text loaded cleanly before).
 pub(super) fn load_text(cand: &Candidate, text: &str, cache: Option<&Cache>) -> Loaded {
-    load_read(cand, text, cache, None)
+    load_read(cand, Text::from(text), cache, None)
 }
 
-/// As `load_text`, for a text read from `at` (absolute path, stat before the read).
+/// As `load_text`, for a text read from `at` (absolute path, stat before
+/// the read), owned: the source keeps it without a copy.
 fn load_read(
     cand: &Candidate,
-    text: &str,
+    text: Text,
     cache: Option<&Cache>,
     at: Option<(&std::path::Path, Stat)>,
 ) -> Loaded {
-    let src = SourceFile::new(&cand.display, &cand.path, text);
+    let src = SourceFile::shared(&cand.display, &cand.path, text);
+    let text: &str = &src.text;
     match cand.class {
         FileClass::Yaml => {
             let mut local = Sink::default();
