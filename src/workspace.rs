@@ -48,6 +48,14 @@ impl Workspace {
     pub fn judged_boundaries(&self) -> impl Iterator<Item = &Contract> {
         self.judged(Kind::EventBoundary)
     }
+    /// Whether the run reports on file `file` (by index): every file, or
+    /// in a run limited to named files those shown. A rule that judges each
+    /// document from that document alone loops over these.
+    pub fn judges_file(&self, file: usize) -> bool {
+        self.judged
+            .get()
+            .is_none_or(|j| j.get(file).copied().unwrap_or(true))
+    }
     /// Limits `judged` to the contracts of the `shown` files (by index).
     /// A shown file that is neither SQL, Markdown, a contract file nor the
     /// config (a payload schema EV053 reports on through its boundary, a

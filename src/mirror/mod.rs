@@ -17,7 +17,7 @@ pub mod vocabulary;
 
 use crate::contracts::yaml::Node;
 use crate::workspace::Workspace;
-use config::{GATE_HEADING, Gate};
+use config::{GATE_HEADING, Gate, Tokens};
 use doc::Doc;
 use std::path::Path;
 use tokens::Token;
@@ -118,8 +118,33 @@ pub fn gates(config_root: Option<&Node>) -> Gates {
 /// Every gated Markdown file of the workspace, parsed. Gate globs match
 /// paths relative to `root` (the config's folder).
 pub fn gated<'a>(ws: &'a Workspace, root: &Path, g: &'a Gates) -> Vec<Gated<'a>> {
+    gated_of(ws, &ws.markdown, root, g)
+}
+
+/// The gated documents the run reports on (`Workspace::judges_file`), for
+/// the rules that judge each document alone: a one-file run parsed all
+/// 214 documents of the bench repo once per such rule.
+pub fn judged<'a>(ws: &'a Workspace, root: &Path, g: &'a Gates) -> Vec<Gated<'a>> {
+    // A gate's inline tokens are reported against the config, which every
+    // run shows, by each document the gate matches.
+    if g.configured
+        .iter()
+        .any(|gate| matches!(gate.tokens, Tokens::Inline(_)))
+    {
+        return gated(ws, root, g);
+    }
+    let files: Vec<usize> = ws
+        .markdown
+        .iter()
+        .copied()
+        .filter(|&f| ws.judges_file(f))
+        .collect();
+    gated_of(ws, &files, root, g)
+}
+
+fn gated_of<'a>(ws: &'a Workspace, files: &[usize], root: &Path, g: &'a Gates) -> Vec<Gated<'a>> {
     let mut out = Vec::new();
-    for &file in &ws.markdown {
+    for &file in files {
         let src = &ws.files[file];
         let rel = src.path.strip_prefix(root).unwrap_or(&src.path);
         let Some(gate) = gate_for(&g.configured, &g.default, rel, &src.text) else {

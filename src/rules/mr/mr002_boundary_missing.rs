@@ -12,7 +12,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     for r in &gates.problems {
         sink.push(r.clone());
     }
-    for g in mirror::gated(ctx.ws, &ctx.settings.root, &gates) {
+    for g in mirror::judged(ctx.ws, &ctx.settings.root, &gates) {
         if g.doc.boundary.is_none() {
             sink.push(
                 Report::new(RuleId::MR002, g.file, Span::empty(0))

@@ -9,7 +9,7 @@ use crate::source::Span;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     let gates = mirror::gates(ctx.settings.config_root.as_ref());
-    for g in mirror::gated(ctx.ws, &ctx.settings.root, &gates) {
+    for g in mirror::judged(ctx.ws, &ctx.settings.root, &gates) {
         if let Some(at) = g.doc.lone_cr {
             sink.push(Report::new(RuleId::MR003, g.file, Span::new(0, at)).variant("lone_cr"));
             continue;

@@ -8,7 +8,7 @@ use crate::source::Span;
 
 pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
     let gates = mirror::gates(ctx.settings.config_root.as_ref());
-    for g in mirror::gated(ctx.ws, &ctx.settings.root, &gates) {
+    for g in mirror::judged(ctx.ws, &ctx.settings.root, &gates) {
         let Some(para) = g.doc.header_para("Sanitization boundary.") else {
             continue;
         };
