@@ -95,18 +95,31 @@ pub(super) fn load_candidate(
 ) -> Loaded {
     inject_panic(cand);
     let fail = |detail: String| Loaded::failed(cand, RuleId::PC001, detail);
+    // One `lstat`: for a file that is not a link it is the file's stat, and
+    // it is what the scope check reads.
+    let wanted = (cache.is_some() && cand.class == FileClass::Yaml)
+        || (cand.class == FileClass::Sql && settings.report_only.is_some());
+    let link = wanted
+        .then(|| std::fs::symlink_metadata(&cand.path).ok())
+        .flatten();
+    let plain = link.as_ref().filter(|m| !m.file_type().is_symlink());
     // Taken before the read: a change during the read makes the recorded
     // stat stale (a miss next run), never a newer stat for older text.
     let at = match (cache, cand.class) {
-        (Some(_), FileClass::Yaml) => std::path::absolute(&cand.path)
-            .ok()
-            .zip(Stat::read(&cand.path)),
+        (Some(_), FileClass::Yaml) => std::path::absolute(&cand.path).ok().zip(match plain {
+            Some(meta) => Stat::of(meta),
+            None => Stat::read(&cand.path),
+        }),
         _ => None,
+    };
+    let in_scope = |cand: &Candidate| match plain {
+        Some(meta) => settings.scope.check_as(&cand.path, meta).is_ok(),
+        None => settings.scope.check(&cand.path).is_ok(),
     };
     if let (Some(cache), Some((abs, stat))) = (cache, &at)
         && !cand.named
         && stat.size() <= settings.max_file_size
-        && settings.scope.check(&cand.path).is_ok()
+        && in_scope(cand)
         && let Some((text, entry)) = cache.by_stat(abs, *stat)
     {
         let src = SourceFile::shared(&cand.display, &cand.path, text);
@@ -115,7 +128,7 @@ pub(super) fn load_candidate(
     if cand.class == FileClass::Sql
         && !cand.named
         && !settings.reports_on(&cand.path)
-        && settings.scope.check(&cand.path).is_ok()
+        && in_scope(cand)
     {
         return context_sql(cand, settings.max_file_size);
     }
