@@ -73,10 +73,8 @@ fn the_name_fix_writes_is_the_one_postgresql_chooses() {
         }
     };
     let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
-    c.batch_execute(&format!(
-        "CREATE TEMP TABLE {TABLE} (a int, b int, c text)"
-    ))
-    .unwrap();
+    c.batch_execute(&format!("CREATE TEMP TABLE {TABLE} (a int, b int, c text)"))
+        .unwrap();
     let mut seen = Vec::new();
     for (stmt, named) in FORMS {
         let after = fixed(stmt);
