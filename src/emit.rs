@@ -102,7 +102,12 @@ pub struct Sink {
 }
 
 impl Sink {
-    pub fn push(&mut self, report: Report) {
+    /// The report's lists grew by pushing (room for four each): a run
+    /// holds every report beside the SQL analysis until the fixes are
+    /// computed, so the spare room goes back here.
+    pub fn push(&mut self, mut report: Report) {
+        report.vars.shrink_to_fit();
+        report.related.shrink_to_fit();
         self.reports.push(report);
     }
 }

@@ -4,6 +4,7 @@
 pub use crate::catalog::Severity;
 use crate::catalog::{FixSafety, RuleId};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 /// Which contract a finding belongs to.
@@ -13,11 +14,13 @@ pub struct ContractRef {
     pub name: String,
 }
 
-/// One relation locked by a migration statement.
+/// One relation locked by a migration statement. The mode is one of a few
+/// words (`SHARE`, `ALGORITHM=COPY, LOCK=SHARED`), borrowed when static: a
+/// run holds one per lock of every SQL finding until it is printed.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct LockFact {
     pub relation: String,
-    pub mode: String,
+    pub mode: Cow<'static, str>,
 }
 
 /// Facts attached to findings about SQL statements (output.md).
@@ -32,7 +35,9 @@ pub struct SqlFacts {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct StatementRef {
     pub index: usize,
-    pub kind: String,
+    /// Shared with the statement (`ALTER TABLE`, a first word): static
+    /// for all but rare first words.
+    pub kind: Cow<'static, str>,
 }
 
 /// A located finding. Line and column are 1-based; `start`/`end` are byte

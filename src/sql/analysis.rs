@@ -16,6 +16,7 @@ use crate::source::Span;
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+mod compact;
 mod pieces;
 mod walk;
 pub use walk::{Source, analyze_file, analyze_source};
@@ -43,8 +44,10 @@ pub struct Stmt {
     pub lock_timeout: bool,
     pub statement_timeout: bool,
     pub fk_checks_off: bool,
-    pub effects: Vec<Effect>,
-    pub locks: Vec<(Name, PgMode)>,
+    /// Boxed slices, as judged once: every statement is kept until the
+    /// rules have run, and a `Vec` is a word more of each (issue 21).
+    pub effects: Box<[Effect]>,
+    pub locks: Box<[(Name, PgMode)]>,
     /// What few statements have (see `Rare`; read through `maybe_locks`,
     /// `secondary` and `refused`).
     rare: Option<Box<Rare>>,
@@ -156,7 +159,7 @@ impl Stmt {
                 .take(1)
                 .map(|t| LockFact {
                     relation: t.display(),
-                    mode: my_mode(plan),
+                    mode: Cow::Owned(my_mode(plan)),
                 })
                 .collect()
         } else {
@@ -164,7 +167,7 @@ impl Stmt {
                 .iter()
                 .map(|(n, m)| LockFact {
                     relation: n.display(),
-                    mode: m.as_str().to_string(),
+                    mode: Cow::Borrowed(m.as_str()),
                 })
                 .collect()
         };
@@ -172,7 +175,7 @@ impl Stmt {
         SqlFacts {
             statement: StatementRef {
                 index: self.index,
-                kind: self.kind.to_string(),
+                kind: self.kind.clone(),
             },
             locks,
             rewrite: self.rewrite,

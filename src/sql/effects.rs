@@ -20,8 +20,9 @@ pub struct Effect {
     pub detail: String,
     /// A condition that removes the scan is met (validated NOT NULL check…).
     pub covered: bool,
-    /// Position of the action within an ALTER TABLE.
-    pub action: usize,
+    /// Position of the action within an ALTER TABLE (`u32`: it packs
+    /// with the flags, a word less of every effect the analysis keeps).
+    pub action: u32,
     /// The lock is taken only if rows reach the relation (a foreign-key
     /// check, a cascading action, a row routed to a partition).
     pub conditional: bool,
@@ -140,7 +141,7 @@ fn pg_rows(op: &Op, model: &Model, _ctx: &FileCtx, sess: &SessionFacts) -> Vec<E
                 super::effects_alter::alter(table, a, model, sess)
                     .into_iter()
                     .map(move |mut e| {
-                        e.action = i;
+                        e.action = u32::try_from(i).unwrap_or(u32::MAX);
                         // A rewrite rebuilds every index of the table.
                         if super::locks::pg(e.key).other_relation == "index" {
                             e.other.extend(names(model.table_indexes(&table.name)));
@@ -370,7 +371,7 @@ fn index_table(model: &Model, n: &Name) -> Option<Name> {
     let stored = super::schema::stored_name(&n.name);
     let t = model.indexes.get(&stored)?;
     let schema = model.index_schema.get(&stored).cloned().flatten();
-    let public = |s: &Option<String>| s.as_deref().is_none_or(|s| s == "public");
+    let public = |s: &Option<Box<str>>| s.as_deref().is_none_or(|s| s == "public");
     let same = match (&n.schema, &schema) {
         (a, b) if public(a) && public(b) => true,
         (Some(a), Some(b)) => a == b,

@@ -7,7 +7,7 @@ use super::types;
 
 fn eff(key: &'static str, t: &Name, action: usize) -> Effect {
     let mut e = Effect::new(key, Some(t));
-    e.action = action;
+    e.action = u32::try_from(action).unwrap_or(u32::MAX);
     e
 }
 

@@ -20,17 +20,16 @@ fn is_catalog(n: &Name) -> bool {
 }
 
 pub fn judge(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &SessionFacts) {
+    // Every statement of every file is kept until the rules have run: the
+    // lists are stored as boxed slices (a list grown by `push` keeps room
+    // for four, which at 100k statements is tens of megabytes of nothing).
     judge_lists(st, op, model, ctx, sess);
-    // Every statement of every file is kept until the rules have run: a
-    // list grown by `push` keeps room for four, which at 100k statements
-    // is tens of megabytes of nothing.
-    st.effects.shrink_to_fit();
-    st.locks.shrink_to_fit();
 }
 
 fn judge_lists(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &SessionFacts) {
     if ctx.dialect.is_mysql() {
-        st.effects = effects_my::effects(op, model, st.fk_checks_off, ctx.dialect);
+        st.effects =
+            effects_my::effects(op, model, st.fk_checks_off, ctx.dialect).into_boxed_slice();
         let plans: Vec<MyPlan> = st
             .effects
             .iter()
@@ -49,7 +48,7 @@ fn judge_lists(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &Sess
         }
         return;
     }
-    st.effects = effects::pg(op, model, ctx, sess);
+    st.effects = effects::pg(op, model, ctx, sess).into_boxed_slice();
     let mut locks: Vec<(Name, PgMode)> = Vec::new();
     let mut maybe: Vec<(Name, PgMode)> = Vec::new();
     let mut refused = None;
@@ -112,7 +111,7 @@ fn judge_lists(st: &mut Stmt, op: &Op, model: &Model, ctx: &FileCtx, sess: &Sess
         })
         .map(|(n, _)| n.name.clone())
         .collect();
-    st.locks = locks;
+    st.locks = locks.into_boxed_slice();
     st.set_rare(Rare {
         maybe_locks: maybe,
         secondary,

@@ -6,7 +6,9 @@
 /// A possibly schema-qualified object name.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Name {
-    pub schema: Option<String>,
+    /// Boxed: rarely there, and a name sits in every statement, effect
+    /// and lock the analysis keeps (a word less each, issue 21).
+    pub schema: Option<Box<str>>,
     pub name: String,
 }
 
@@ -232,7 +234,8 @@ pub enum Op {
         if_not_exists: bool,
         columns: Vec<ColumnDef>,
         constraints: Vec<Constraint>,
-        partition_of: Option<Name>,
+        /// Boxed: rare, and it set the size of every `Op`.
+        partition_of: Option<Box<Name>>,
         /// `PARTITION OF p DEFAULT`.
         default_partition: bool,
         /// `PARTITION BY …`.

@@ -31,7 +31,7 @@ pub struct Model {
     /// Index name → table name.
     pub indexes: HashMap<String, String>,
     /// Index name → the schema its table was named in (`None`: unqualified).
-    pub index_schema: HashMap<String, Option<String>>,
+    pub index_schema: HashMap<String, Option<Box<str>>>,
     /// Index name → the names in its column list.
     pub index_columns: HashMap<String, Vec<String>>,
     /// The other relations and objects the lock model follows.

@@ -19,7 +19,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 if !hit || !c::existing(fa, st, e) {
                     continue;
                 }
-                let Some(Alter::AddColumn { col, .. }) = actions.get(e.action) else {
+                let Some(Alter::AddColumn { col, .. }) = actions.get(e.action as usize) else {
                     continue;
                 };
                 let default = col

@@ -18,7 +18,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                     "add_column_generated_stored" => "a stored generated column",
                     _ => continue,
                 };
-                let Some(Alter::AddColumn { col, .. }) = actions.get(e.action) else {
+                let Some(Alter::AddColumn { col, .. }) = actions.get(e.action as usize) else {
                     continue;
                 };
                 if !c::existing(fa, st, e) {

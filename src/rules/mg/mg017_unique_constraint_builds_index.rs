@@ -12,7 +12,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 continue;
             };
             for e in st.effects.iter().filter(|e| e.key == "add_unique_pk") {
-                let Some(Alter::AddConstraint(con)) = actions.get(e.action) else {
+                let Some(Alter::AddConstraint(con)) = actions.get(e.action as usize) else {
                     continue;
                 };
                 if !c::existing(fa, st, e) {

@@ -17,7 +17,7 @@ pub fn check(ctx: &RuleCtx, sink: &mut Sink) {
                 .iter()
                 .filter(|e| e.key == "add_unique_pk_using_index")
             {
-                match actions.get(e.action) {
+                match actions.get(e.action as usize) {
                     Some(Alter::AddConstraint(con)) if con.kind == ConstraintKind::PrimaryKey => {}
                     _ => continue,
                 }

@@ -129,7 +129,10 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
     let flyway = matches!(src.tx, TxMode::Flyway | TxMode::FlywayMixed);
     statements(src, dialect, |piece, toks| {
         let body = &text[piece.body.start..piece.body.end];
-        let op = classify::classify(body, toks, dialect);
+        let mut op = classify::classify(body, toks, dialect);
+        if let Some(op) = &mut op {
+            super::compact::compact(op);
+        }
         // sqlparser's verdict matters only for a statement the
         // classifier cannot read (PC009 reports those where sqlparser
         // stopped): a statement the classifier understood is analysed
@@ -162,8 +165,8 @@ pub fn analyze_source(src: &Source, file: usize, ctx: FileCtx, model: &mut Slot)
             lock_timeout: false,
             statement_timeout: false,
             fk_checks_off: false,
-            effects: Vec::new(),
-            locks: Vec::new(),
+            effects: Box::default(),
+            locks: Box::default(),
             rare: None,
             rewrite: false,
             scan: false,

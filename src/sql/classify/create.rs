@@ -122,7 +122,7 @@ fn create_table(mut c: Cur, temp: bool) -> Option<Op> {
     let mut as_select = false;
     let mut default_partition = false;
     if c.eat(&["partition", "of"]) {
-        partition_of = c.name();
+        partition_of = c.name().map(Box::new);
         default_partition = c.is(0, "default");
     } else if c.is(0, "as") || c.is(0, "like") {
         as_select = true;

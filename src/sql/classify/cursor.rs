@@ -83,7 +83,7 @@ impl<'a> Cur<'a> {
         }
         let name = parts.pop()?;
         Some(Name {
-            schema: parts.pop(),
+            schema: parts.pop().map(String::into_boxed_str),
             name,
         })
     }

@@ -269,8 +269,8 @@ pub fn names(op: Option<&Op>, policy: &Policy, text: &str) -> Option<Escape> {
     };
     let other = names
         .into_iter()
-        .find(|n| n.schema.as_ref().is_some_and(|s| *s != policy.database))?;
-    let schema = other.schema.clone().unwrap_or_default();
+        .find(|n| n.schema.as_ref().is_some_and(|s| **s != *policy.database))?;
+    let schema = other.schema.as_deref().unwrap_or_default().to_string();
     let v = View::new(text, policy.dialect, 0);
     let k = (0..v.toks.len())
         .find(|&k| v.ident(k).as_deref() == Some(schema.as_str()) && v.punct(k + 1, "."))
