@@ -214,7 +214,8 @@ impl Stream for Printer<'_> {
         let src = shown.as_ref().as_ref().unwrap_or(raw);
         let name = escape::file_name(&src.display);
         for group in groups(findings) {
-            let _ = writeln!(out, "{}", header(&group, self.style.color));
+            push_header(out, &group, self.style.color);
+            out.push('\n');
             // A unified diff (MR004) is shown as the diff tool prints it.
             let is_diff = group
                 .iter()
@@ -261,25 +262,39 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
 /// `file:line:col: severity [ID]` at the first finding of a group, with
 /// the group's worst severity (as miette's report under it), in its colour
 /// when colour is on.
+#[cfg(test)]
 pub(super) fn header(group: &[&Finding], color: bool) -> String {
+    let mut out = String::new();
+    push_header(&mut out, group, color);
+    out
+}
+
+/// `header`, written into `out` (five `format!`s a finding, before).
+fn push_header(out: &mut String, group: &[&Finding], color: bool) {
     let f = group[0];
     let severity = group.iter().map(|g| g.severity).max().unwrap_or(f.severity);
-    let place = format!("{}:{}:{}:", escape::file_name(&f.file), f.line, f.column);
-    let times = if group.len() > 1 {
-        format!(" ×{}", group.len())
-    } else {
-        String::new()
-    };
-    let tag = format!("{} [{}]{times}", severity.as_str(), f.rule);
-    if !color {
-        return format!("{place} {tag}");
+    if color {
+        out.push_str("\x1b[1m");
     }
-    let code = match severity {
-        Severity::Error => "1;31",
-        Severity::Warning => "1;33",
-        Severity::Notice => "1;36",
-    };
-    format!("\x1b[1m{place}\x1b[0m \x1b[{code}m{tag}\x1b[0m")
+    out.push_str(&escape::file_name(&f.file));
+    let _ = write!(out, ":{}:{}:", f.line, f.column);
+    if color {
+        let code = match severity {
+            Severity::Error => "1;31",
+            Severity::Warning => "1;33",
+            Severity::Notice => "1;36",
+        };
+        let _ = write!(out, "\x1b[0m \x1b[{code}m");
+    } else {
+        out.push(' ');
+    }
+    let _ = write!(out, "{} [{}]", severity.as_str(), f.rule);
+    if group.len() > 1 {
+        let _ = write!(out, " ×{}", group.len());
+    }
+    if color {
+        out.push_str("\x1b[0m");
+    }
 }
 
 /// Whether the finding's lines, with a line of context either side, are

@@ -11,7 +11,6 @@ mod gutter;
 use super::theme::{self, Paint, Theme};
 use crate::source::SourceFile;
 use gutter::Gutter;
-use std::fmt::Write as _;
 use unicode_width::UnicodeWidthChar;
 
 /// Lines of context shown before and after a label.
@@ -226,7 +225,13 @@ fn visual_offset(line: &Line, offset: usize, start: bool) -> usize {
             i += 1;
         }
     }
-    let w: usize = widths(&line.text[..i.min(line.text.len())]).sum();
+    let prefix = &line.text[..i.min(line.text.len())];
+    // Printable ASCII is one column a byte, without decoding the chars.
+    let w: usize = if prefix.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        prefix.len()
+    } else {
+        widths(prefix).sum()
+    };
     if i > line.text.len() { w + 1 } else { w }
 }
 
@@ -312,7 +317,10 @@ fn context(
     };
     out.push('[');
     theme.link.open(out);
-    let _ = write!(out, "{name}:{at}:1");
+    out.push_str(name);
+    out.push(':');
+    number(out, at, 0);
+    out.push_str(":1");
     theme.link.close(out);
     out.push_str("]\n");
     let g = Gutter {
@@ -323,17 +331,22 @@ fn context(
     for line in &lines {
         out.push(' ');
         theme.linum.open(out);
-        let _ = write!(out, "{:lw$}", line.number);
+        number(out, line.number, lw);
         theme.linum.close(out);
         out.push(' ');
         out.push(theme::VBAR);
         out.push(' ');
         g.line(out, line);
-        for (c, width) in line.text.chars().zip(widths(line.text)) {
-            if c == '\t' {
-                spaces(out, width);
-            } else {
-                out.push(c);
+        // Only a tab is drawn other than as it is (as spaces to its stop).
+        if !line.text.contains('\t') {
+            out.push_str(line.text);
+        } else {
+            for (c, width) in line.text.chars().zip(widths(line.text)) {
+                if c == '\t' {
+                    spaces(out, width);
+                } else {
+                    out.push(c);
+                }
             }
         }
         out.push('\n');
@@ -357,6 +370,23 @@ fn context(
     out.push(theme::LBOT);
     out.extend(std::iter::repeat_n(theme::HBAR, 4));
     out.push('\n');
+}
+
+/// `n` right-aligned in `width` columns (as `{n:width$}`), without the
+/// formatting machinery, which cost a thousand instructions a snippet.
+fn number(out: &mut String, n: usize, width: usize) {
+    spaces(out, width.saturating_sub(digits(n)));
+    let mut buf = [0u8; 20];
+    let (mut at, mut n) = (buf.len(), n);
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(buf[at..].iter().map(|&d| char::from(d)));
 }
 
 fn digits(n: usize) -> usize {
