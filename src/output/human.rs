@@ -5,7 +5,7 @@
 //! it is deterministic, which the snapshots rely on.
 use super::diag::{self, Report};
 use super::escape;
-use super::snippet::Label;
+use super::snippet::{self, Label};
 use super::stream::{self, Stream};
 use super::theme::Theme;
 use crate::finding::{Finding, Severity};
@@ -67,11 +67,12 @@ fn parts(fs: &[&Finding], src: &SourceFile) -> Parts {
     if !help.is_empty() {
         help.push('\n');
     }
-    let _ = write!(help, "docs: {}", f.rule.url());
+    help.push_str("docs: ");
+    help.push_str(&f.rule.url());
     let labels = fs.iter().all(|g| snippet_fits(src, g)).then(|| labels(fs));
     Parts {
         severity: fs.iter().map(|g| g.severity).max().unwrap_or(f.severity),
-        code: format!("{} {}", f.rule, f.rule.meta().name),
+        code: [f.rule.as_str(), &f.rule.meta().name].join(" "),
         message,
         help,
         labels,
@@ -277,20 +278,30 @@ fn push_header(out: &mut String, group: &[&Finding], color: bool) {
         out.push_str("\x1b[1m");
     }
     out.push_str(&escape::file_name(&f.file));
-    let _ = write!(out, ":{}:{}:", f.line, f.column);
+    out.push(':');
+    snippet::number(out, f.line, 0);
+    out.push(':');
+    snippet::number(out, f.column, 0);
+    out.push(':');
     if color {
         let code = match severity {
             Severity::Error => "1;31",
             Severity::Warning => "1;33",
             Severity::Notice => "1;36",
         };
-        let _ = write!(out, "\x1b[0m \x1b[{code}m");
+        out.push_str("\x1b[0m \x1b[");
+        out.push_str(code);
+        out.push('m');
     } else {
         out.push(' ');
     }
-    let _ = write!(out, "{} [{}]", severity.as_str(), f.rule);
+    out.push_str(severity.as_str());
+    out.push_str(" [");
+    out.push_str(f.rule.as_str());
+    out.push(']');
     if group.len() > 1 {
-        let _ = write!(out, " ×{}", group.len());
+        out.push_str(" ×");
+        snippet::number(out, group.len(), 0);
     }
     if color {
         out.push_str("\x1b[0m");
