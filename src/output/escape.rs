@@ -30,11 +30,11 @@ fn has_control(s: &str, tab_nl: bool) -> bool {
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        if let Some(word) = b.get(i..i + 8) {
-            if !suspect(u64::from_le_bytes(word.try_into().unwrap_or_default())) {
-                i += 8;
-                continue;
-            }
+        if let Some(word) = b.get(i..i + 8)
+            && !suspect(u64::from_le_bytes(word.try_into().unwrap_or_default()))
+        {
+            i += 8;
+            continue;
         }
         match b[i] {
             b'\t' | b'\n' if !tab_nl => {}

@@ -29,12 +29,11 @@ pub(super) fn string(out: &mut String, s: &str) {
     out.push('"');
     let (mut start, mut i) = (0, 0);
     while i < b.len() {
-        if let Some(word) = b.get(i..i + 8) {
-            let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
-            if !needs_escape(w) {
-                i += 8;
-                continue;
-            }
+        if let Some(word) = b.get(i..i + 8)
+            && !needs_escape(u64::from_le_bytes(word.try_into().unwrap_or_default()))
+        {
+            i += 8;
+            continue;
         }
         let short = match b[i] {
             b'"' => "\\\"",
