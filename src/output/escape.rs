@@ -24,10 +24,18 @@ pub fn file_name(s: &str) -> Cow<'_, str> {
 /// C0 and DEL are single bytes, C1 is `C2 80..=9F`, U+2028/U+2029 are
 /// `E2 80 A8`/`E2 80 A9`; no other UTF-8 sequence contains those bytes in
 /// that order at a char boundary. `tab_nl`: tab and newline count too.
+/// Eight plain ASCII bytes (no control, no DEL, no byte of a multi-byte
+/// char) are skipped at once, which a byte loop spent 5% of a human run on.
 fn has_control(s: &str, tab_nl: bool) -> bool {
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() {
+        if let Some(word) = b.get(i..i + 8)
+            && !suspect(u64::from_le_bytes(word.try_into().unwrap_or_default()))
+        {
+            i += 8;
+            continue;
+        }
         match b[i] {
             b'\t' | b'\n' if !tab_nl => {}
             0..=0x1f | 0x7f => return true,
@@ -40,6 +48,17 @@ fn has_control(s: &str, tab_nl: bool) -> bool {
         i += 1;
     }
     false
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Whether a byte of `w` is below 0x20, DEL or 0x80 and above (exact:
+/// "hasless" and "haszero" of Sean Anderson's bit twiddling hacks).
+fn suspect(w: u64) -> bool {
+    let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+    let del = w ^ (ONES * 0x7f);
+    w & HIGH != 0 || below_space != 0 || del.wrapping_sub(ONES) & !del & HIGH != 0
 }
 
 fn escaped(s: &str, tab_nl: bool, is_control: impl Fn(char) -> bool) -> Cow<'_, str> {
@@ -116,11 +135,16 @@ mod tests {
             .chain(0xfff0..0x10000)
             .filter_map(char::from_u32)
         {
+            // And at each byte of an eight-byte word, after plain ASCII.
+            let padded = (0..9).map(|n| format!("{}{c}{}", "x".repeat(n), "y".repeat(n)));
             for s in [
                 c.to_string(),
                 format!("\u{c2}{c}\u{e2}"),
                 format!("\u{2020}{c}é"),
-            ] {
+            ]
+            .into_iter()
+            .chain(padded)
+            {
                 let want = s.chars().any(is_control);
                 assert_eq!(has_control(&s, false), want, "{s:?}");
                 let want = s.chars().any(|c| is_control(c) || c == '\n' || c == '\t');

@@ -5,7 +5,7 @@
 //! it is deterministic, which the snapshots rely on.
 use super::diag::{self, Report};
 use super::escape;
-use super::snippet::Label;
+use super::snippet::{self, Label};
 use super::stream::{self, Stream};
 use super::theme::Theme;
 use crate::finding::{Finding, Severity};
@@ -67,11 +67,12 @@ fn parts(fs: &[&Finding], src: &SourceFile) -> Parts {
     if !help.is_empty() {
         help.push('\n');
     }
-    let _ = write!(help, "docs: {}", f.rule.url());
+    help.push_str("docs: ");
+    help.push_str(&f.rule.url());
     let labels = fs.iter().all(|g| snippet_fits(src, g)).then(|| labels(fs));
     Parts {
         severity: fs.iter().map(|g| g.severity).max().unwrap_or(f.severity),
-        code: format!("{} {}", f.rule, f.rule.meta().name),
+        code: [f.rule.as_str(), &f.rule.meta().name].join(" "),
         message,
         help,
         labels,
@@ -214,7 +215,8 @@ impl Stream for Printer<'_> {
         let src = shown.as_ref().as_ref().unwrap_or(raw);
         let name = escape::file_name(&src.display);
         for group in groups(findings) {
-            let _ = writeln!(out, "{}", header(&group, self.style.color));
+            push_header(out, &group, self.style.color);
+            out.push('\n');
             // A unified diff (MR004) is shown as the diff tool prints it.
             let is_diff = group
                 .iter()
@@ -261,25 +263,49 @@ pub fn render(outcome: &Outcome, style: Style) -> String {
 /// `file:line:col: severity [ID]` at the first finding of a group, with
 /// the group's worst severity (as miette's report under it), in its colour
 /// when colour is on.
+#[cfg(test)]
 pub(super) fn header(group: &[&Finding], color: bool) -> String {
+    let mut out = String::new();
+    push_header(&mut out, group, color);
+    out
+}
+
+/// `header`, written into `out` (five `format!`s a finding, before).
+fn push_header(out: &mut String, group: &[&Finding], color: bool) {
     let f = group[0];
     let severity = group.iter().map(|g| g.severity).max().unwrap_or(f.severity);
-    let place = format!("{}:{}:{}:", escape::file_name(&f.file), f.line, f.column);
-    let times = if group.len() > 1 {
-        format!(" ×{}", group.len())
-    } else {
-        String::new()
-    };
-    let tag = format!("{} [{}]{times}", severity.as_str(), f.rule);
-    if !color {
-        return format!("{place} {tag}");
+    if color {
+        out.push_str("\x1b[1m");
     }
-    let code = match severity {
-        Severity::Error => "1;31",
-        Severity::Warning => "1;33",
-        Severity::Notice => "1;36",
-    };
-    format!("\x1b[1m{place}\x1b[0m \x1b[{code}m{tag}\x1b[0m")
+    out.push_str(&escape::file_name(&f.file));
+    out.push(':');
+    snippet::number(out, f.line, 0);
+    out.push(':');
+    snippet::number(out, f.column, 0);
+    out.push(':');
+    if color {
+        let code = match severity {
+            Severity::Error => "1;31",
+            Severity::Warning => "1;33",
+            Severity::Notice => "1;36",
+        };
+        out.push_str("\x1b[0m \x1b[");
+        out.push_str(code);
+        out.push('m');
+    } else {
+        out.push(' ');
+    }
+    out.push_str(severity.as_str());
+    out.push_str(" [");
+    out.push_str(f.rule.as_str());
+    out.push(']');
+    if group.len() > 1 {
+        out.push_str(" ×");
+        snippet::number(out, group.len(), 0);
+    }
+    if color {
+        out.push_str("\x1b[0m");
+    }
 }
 
 /// Whether the finding's lines, with a line of context either side, are

@@ -1,6 +1,7 @@
 //! `--format json`: one JSON document, exactly as output.md specifies,
 //! written file by file (`stream`): byte for byte what serde_json prints
-//! for the whole document, without holding it.
+//! for the whole document, without holding it (each finding by
+//! `JsonFinding::write_pretty`, which writes those bytes without serde).
 use super::stream::{self, Split, Stream};
 use crate::finding::Finding;
 use crate::outcome::{Outcome, Summary};
@@ -73,8 +74,7 @@ impl Stream for Printer {
     ) {
         for (i, f) in fs.iter().enumerate() {
             self.split.before_item(written + i, out);
-            let item = serde_json::to_string_pretty(&convert(f)).unwrap_or_default();
-            stream::push_indented(out, &item, &self.split.indent);
+            convert(f).write_pretty(out, &self.split.indent);
         }
     }
     fn in_blocks(&self, _: &[Finding]) -> bool {

@@ -11,7 +11,6 @@ mod gutter;
 use super::theme::{self, Paint, Theme};
 use crate::source::SourceFile;
 use gutter::Gutter;
-use std::fmt::Write as _;
 use unicode_width::UnicodeWidthChar;
 
 /// Lines of context shown before and after a label.
@@ -226,12 +225,37 @@ fn visual_offset(line: &Line, offset: usize, start: bool) -> usize {
             i += 1;
         }
     }
-    let w: usize = widths(&line.text[..i.min(line.text.len())]).sum();
+    let prefix = &line.text[..i.min(line.text.len())];
+    // Printable ASCII is one column a byte, without decoding the chars.
+    let w: usize = if prefix.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        prefix.len()
+    } else {
+        widths(prefix).sum()
+    };
     if i > line.text.len() { w + 1 } else { w }
 }
 
+/// Runs of spaces and of `HBAR`s are pushed as slices of these, not char
+/// by char (which was 1.5% of a human run).
+const SPACES: &str = "                                                                ";
+const HBARS: &str = "────────────────────────────────────────────────────────────────";
+
 fn spaces(out: &mut String, n: usize) {
-    out.extend(std::iter::repeat_n(' ', n));
+    run(out, SPACES, 1, n);
+}
+
+/// `n` × `theme::HBAR`, which is also the underline's char.
+const _: () = assert!(theme::UNDERLINE as u32 == theme::HBAR as u32);
+fn hbars(out: &mut String, n: usize) {
+    run(out, HBARS, theme::HBAR.len_utf8(), n);
+}
+
+fn run(out: &mut String, all: &str, width: usize, mut n: usize) {
+    while n > 0 {
+        let k = n.min(all.len() / width);
+        out.push_str(&all[..k * width]);
+        n -= k;
+    }
 }
 
 /// Draws the snippets of `labels` (in any order) from `src`, named `name`.
@@ -312,7 +336,10 @@ fn context(
     };
     out.push('[');
     theme.link.open(out);
-    let _ = write!(out, "{name}:{at}:1");
+    out.push_str(name);
+    out.push(':');
+    number(out, at, 0);
+    out.push_str(":1");
     theme.link.close(out);
     out.push_str("]\n");
     let g = Gutter {
@@ -323,17 +350,22 @@ fn context(
     for line in &lines {
         out.push(' ');
         theme.linum.open(out);
-        let _ = write!(out, "{:lw$}", line.number);
+        number(out, line.number, lw);
         theme.linum.close(out);
         out.push(' ');
         out.push(theme::VBAR);
         out.push(' ');
         g.line(out, line);
-        for (c, width) in line.text.chars().zip(widths(line.text)) {
-            if c == '\t' {
-                spaces(out, width);
-            } else {
-                out.push(c);
+        // Only a tab is drawn other than as it is (as spaces to its stop).
+        if !line.text.contains('\t') {
+            out.push_str(line.text);
+        } else {
+            for (c, width) in line.text.chars().zip(widths(line.text)) {
+                if c == '\t' {
+                    spaces(out, width);
+                } else {
+                    out.push(c);
+                }
             }
         }
         out.push('\n');
@@ -355,10 +387,48 @@ fn context(
     }
     spaces(out, lw + 2);
     out.push(theme::LBOT);
-    out.extend(std::iter::repeat_n(theme::HBAR, 4));
+    hbars(out, 4);
     out.push('\n');
+}
+
+/// `n` right-aligned in `width` columns (as `{n:width$}`), without the
+/// formatting machinery, which cost a thousand instructions a snippet.
+pub(super) fn number(out: &mut String, n: usize, width: usize) {
+    spaces(out, width.saturating_sub(digits(n)));
+    let mut buf = [0u8; 20];
+    let (mut at, mut n) = (buf.len(), n);
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
 }
 
 fn digits(n: usize) -> usize {
     n.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+#[cfg(test)]
+mod runs {
+    use super::*;
+
+    #[test]
+    fn runs_are_the_chars_repeated() {
+        assert_eq!(SPACES, " ".repeat(64));
+        assert_eq!(HBARS, theme::HBAR.to_string().repeat(64));
+        for n in [0, 1, 63, 64, 65, 200] {
+            let (mut a, mut b) = (String::new(), String::new());
+            spaces(&mut a, n);
+            hbars(&mut b, n);
+            assert_eq!(a, " ".repeat(n));
+            assert_eq!(b, "─".repeat(n));
+            let mut c = String::new();
+            number(&mut c, n, 5);
+            assert_eq!(c, format!("{n:5}"));
+        }
+    }
 }

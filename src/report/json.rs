@@ -5,6 +5,9 @@ use super::model::{ContractReport, Counts, ItemResult, Report, Status, Waiver};
 use crate::finding::{ContractRef, Finding, LockFact, StatementRef};
 use serde::Serialize;
 
+#[path = "json_item.rs"]
+mod item;
+
 /// The schema of this document, embedded for `platcheck schema report`.
 pub const SCHEMA: &str = include_str!("../../schemas/report.schema.json");
 

@@ -2,7 +2,7 @@
 //! pass and end beside the source, and the underlines with their label text
 //! hanging from them, each as miette drew it.
 use super::super::theme;
-use super::{Fancy, Line, Mode, spaces, visual_offset};
+use super::{Fancy, Line, Mode, hbars, spaces, visual_offset};
 
 /// What the gutter of a snippet is drawn from.
 pub(super) struct Gutter<'g, 'a> {
@@ -105,13 +105,13 @@ impl Gutter<'_, '_> {
             let vbar = (start + end) / 2;
             l.paint.open(out);
             spaces(out, start.saturating_sub(highest));
-            out.extend(std::iter::repeat_n(theme::UNDERLINE, vbar - start));
+            hbars(out, vbar - start);
             out.push(if l.len == 0 {
                 theme::UARROW
             } else {
                 theme::UNDERBAR
             });
-            out.extend(std::iter::repeat_n(theme::UNDERLINE, end - vbar - 1));
+            hbars(out, end - vbar - 1);
             l.paint.close(out);
             highest = highest.max(end);
             vbars.push((l, vbar));

@@ -30,6 +30,8 @@ pub(super) fn statements(
             .position(|b| b.start <= src.base + at && src.base + at < b.end)
     };
     let text = src.text;
+    // Gives the token list back, to be filled again: a list grown anew for
+    // each statement was 2% of a 20k-statement run.
     let mut flush = |n: Next| {
         let body = &text[n.piece.body.start..n.piece.body.end];
         if n.relex {
@@ -37,7 +39,9 @@ pub(super) fn statements(
         } else {
             f(n.piece, &n.toks);
         }
+        n.toks
     };
+    let mut spare = Vec::new();
     let mut splitter = split::Splitter::new(text, dialect);
     let mut cur: Option<Next> = None;
     let mut last_block = None;
@@ -70,11 +74,12 @@ pub(super) fn statements(
         }
         let next = Next {
             piece: p,
-            toks: std::mem::take(&mut toks),
+            toks: std::mem::replace(&mut toks, std::mem::take(&mut spare)),
             relex: splitter.custom_delimiter(),
         };
         if let Some(done) = cur.replace(next) {
-            flush(done);
+            spare = flush(done);
+            spare.clear();
         }
     }
     if let Some(done) = cur {

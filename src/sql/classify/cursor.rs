@@ -76,14 +76,17 @@ impl<'a> Cur<'a> {
 
     /// A possibly qualified name (`db.schema.table` keeps the last two parts).
     pub fn name(&mut self) -> Option<Name> {
-        let mut parts = vec![self.ident()?];
+        // The last two parts, without a list of all of them (a name is
+        // read for most statements).
+        let mut name = self.ident()?;
+        let mut schema = None;
         while self.is_punct(0, ".") {
             self.i += 1;
-            parts.push(self.ident()?);
+            let next = self.ident()?;
+            schema = Some(std::mem::replace(&mut name, next));
         }
-        let name = parts.pop()?;
         Some(Name {
-            schema: parts.pop().map(String::into_boxed_str),
+            schema: schema.map(String::into_boxed_str),
             name,
         })
     }
