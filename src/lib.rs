@@ -17,6 +17,7 @@ pub mod fingerprint;
 pub mod fix;
 pub mod init;
 pub mod lsp;
+pub mod memory;
 pub mod mirror;
 pub mod outcome;
 pub mod output;

@@ -20,7 +20,6 @@ mod loading;
 mod post;
 mod rules;
 mod scope;
-mod trim;
 pub use inspect::inspect;
 use loading::{Loaded, isolated, load_candidate, load_text};
 use std::collections::BTreeMap;
@@ -205,7 +204,7 @@ fn analyze(
     // analysis alone holds every statement of every file, so it goes
     // before the findings are rendered rather than beside them.
     drop(analyses);
-    trim::release_freed();
+    crate::memory::release_freed();
     // With no file to point at, a rule's finding still reaches the output:
     // the run gets a file of its own (after the rules, which borrow `ws`).
     if ws.files.is_empty() && !sink.reports.is_empty() {

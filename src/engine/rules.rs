@@ -69,7 +69,7 @@ pub(super) fn run(ctx: &RuleCtx, sink: &mut Sink, skip: Skip) {
         // the run's peak, issue 21).
         drop(local);
         if bytes > 1 << 20 {
-            super::trim::release_freed();
+            crate::memory::release_freed();
         }
     }
 }

@@ -71,21 +71,11 @@ pub fn analyze_observed(ws: &Workspace, settings: &Settings, observed: &Observed
         files: files.into_iter().flatten().collect(),
         problems: hist.problems,
     };
-    release_freed();
+    // The schema models, the token lists and sqlparser's trees are freed
+    // by now, in holes between the statements kept: their pages go back
+    // before the rules fill new ones with reports (issue 21).
+    crate::memory::release_freed();
     analysis
-}
-
-/// The schema models, the token lists and sqlparser's trees are freed by
-/// now, in holes between the statements kept: their pages go back to the
-/// system before the rules fill new ones with reports, or the run's peak
-/// is the analysis, those holes and the reports together (issue 21).
-fn release_freed() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: `malloc_trim` only walks glibc's own arenas under their locks;
-    // it frees nothing that is in use and may be called from any thread.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }
 
 /// `f` over every item on scoped threads (one per core, each taking the
