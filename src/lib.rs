@@ -4,6 +4,7 @@
 //! The library does all the work and returns plain data; the binary only
 //! parses arguments, prints, and picks the exit code.
 pub mod baseline;
+pub mod bytes;
 pub mod catalog;
 pub mod changed;
 pub mod cli;

@@ -30,8 +30,8 @@ fn has_control(s: &str, tab_nl: bool) -> bool {
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        if let Some(word) = b.get(i..i + 8)
-            && !suspect(u64::from_le_bytes(word.try_into().unwrap_or_default()))
+        if let Some(w) = crate::bytes::word(b, i)
+            && !suspect(w)
         {
             i += 8;
             continue;
@@ -50,15 +50,10 @@ fn has_control(s: &str, tab_nl: bool) -> bool {
     false
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// Whether a byte of `w` is below 0x20, DEL or 0x80 and above (exact:
-/// "hasless" and "haszero" of Sean Anderson's bit twiddling hacks).
+/// Whether a byte of `w` is below 0x20, DEL or 0x80 and above.
 fn suspect(w: u64) -> bool {
-    let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
-    let del = w ^ (ONES * 0x7f);
-    w & HIGH != 0 || below_space != 0 || del.wrapping_sub(ONES) & !del & HIGH != 0
+    use crate::bytes::{has_below, has_byte, has_high};
+    has_high(w) || has_below(w, 0x20) || has_byte(w, 0x7f)
 }
 
 fn escaped(s: &str, tab_nl: bool, is_control: impl Fn(char) -> bool) -> Cow<'_, str> {

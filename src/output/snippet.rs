@@ -394,18 +394,10 @@ fn context(
 /// `n` right-aligned in `width` columns (as `{n:width$}`), without the
 /// formatting machinery, which cost a thousand instructions a snippet.
 pub(super) fn number(out: &mut String, n: usize, width: usize) {
-    spaces(out, width.saturating_sub(digits(n)));
-    let mut buf = [0u8; 20];
-    let (mut at, mut n) = (buf.len(), n);
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
+    let mut buf = itoa::Buffer::new();
+    let digits = buf.format(n);
+    spaces(out, width.saturating_sub(digits.len()));
+    out.push_str(digits);
 }
 
 fn digits(n: usize) -> usize {

@@ -4,22 +4,11 @@
 //! run. The tests compare the two on every field and awkward strings.
 use super::JsonFinding;
 
-/// Escaping is only needed for `"`, `\` and C0 controls (serde_json
-/// escapes nothing else); eight bytes are tested at once.
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-fn has_zero(v: u64) -> bool {
-    v.wrapping_sub(ONES) & !v & HIGH != 0
-}
-
-/// Whether any of the eight bytes of `w` needs escaping (exact: a byte
-/// below 0x20 sets its high bit in `w - 0x20…`, see "hasless" in Sean
-/// Anderson's bit twiddling hacks).
+/// Whether any of the eight bytes of `w` needs escaping: serde_json
+/// escapes only `"`, `\` and C0 controls.
 fn needs_escape(w: u64) -> bool {
-    w.wrapping_sub(ONES * 0x20) & !w & HIGH != 0
-        || has_zero(w ^ (ONES * u64::from(b'"')))
-        || has_zero(w ^ (ONES * u64::from(b'\\')))
+    use crate::bytes::{has_below, has_byte};
+    has_below(w, 0x20) || has_byte(w, b'"') || has_byte(w, b'\\')
 }
 
 /// `s` as a JSON string, escaped as serde_json escapes it.
@@ -29,8 +18,8 @@ pub(super) fn string(out: &mut String, s: &str) {
     out.push('"');
     let (mut start, mut i) = (0, 0);
     while i < b.len() {
-        if let Some(word) = b.get(i..i + 8)
-            && !needs_escape(u64::from_le_bytes(word.try_into().unwrap_or_default()))
+        if let Some(w) = crate::bytes::word(b, i)
+            && !needs_escape(w)
         {
             i += 8;
             continue;
@@ -65,18 +54,8 @@ pub(super) fn string(out: &mut String, s: &str) {
     out.push('"');
 }
 
-fn number(out: &mut String, mut n: usize) {
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(buf[at..].iter().map(|&d| char::from(d)));
+fn number(out: &mut String, n: usize) {
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// An object's members at `depth`, each line after `indent`.
