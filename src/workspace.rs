@@ -38,9 +38,7 @@ impl Workspace {
     /// 5,000 contracts only for their findings to be dropped; a rule that
     /// compares contracts with each other reads `of_kind`.
     pub fn judged(&self, kind: Kind) -> impl Iterator<Item = &Contract> {
-        let judged = self.judged.get();
-        self.of_kind(kind)
-            .filter(move |c| judged.is_none_or(|j| j.get(c.file).copied().unwrap_or(true)))
+        self.of_kind(kind).filter(|c| self.judges_file(c.file))
     }
     pub fn judged_clusters(&self) -> impl Iterator<Item = &Contract> {
         self.judged(Kind::Cluster)

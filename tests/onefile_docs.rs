@@ -5,17 +5,8 @@
 //! problems are reported against the config by every document it matches)
 //! keeps every document in view.
 mod common;
-use common::{about, checked_files, copy_tree, root};
-use std::path::{Path, PathBuf};
-
-fn run(dir: &Path, p: &str) -> platcheck::engine::Outcome {
-    platcheck::engine::run(
-        &[PathBuf::from(p)],
-        dir,
-        &platcheck::settings::Overrides::default(),
-    )
-    .unwrap()
-}
+use common::{about, checked_files, copy_tree, root, run_at as run};
+use std::path::Path;
 
 /// Every Markdown file of `dir`, named alone, against the whole run; the
 /// number of them that had mirror findings.

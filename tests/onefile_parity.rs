@@ -4,9 +4,9 @@
 //! judged by its cluster's hot tables, a consumer group two boundaries
 //! own), with the contract cache cold, warm by content and warm by stat.
 mod common;
-use common::{about, checked_files, copy_tree, root};
+use common::{about, checked_files, copy_tree, root, run_at as run};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Suffixes the identifiers other contracts refer to, as `bench/gen.py` does,
 /// so that a copied unit of the shop still resolves within itself.
@@ -81,15 +81,6 @@ fn generate(dir: &Path) {
         "CREATE INDEX orders_note_idx ON orders (note);\n",
     )
     .unwrap();
-}
-
-fn run(dir: &Path, p: &str) -> platcheck::engine::Outcome {
-    platcheck::engine::run(
-        &[PathBuf::from(p)],
-        dir,
-        &platcheck::settings::Overrides::default(),
-    )
-    .unwrap()
 }
 
 #[test]

@@ -204,6 +204,12 @@ pub fn output_text(o: &std::process::Output) -> String {
     )
 }
 
+/// The engine's run of `path` (a file or folder) from `dir`, as the
+/// binary runs `platcheck check path` there.
+pub fn run_at(dir: &Path, path: &str) -> Outcome {
+    engine::run(&[PathBuf::from(path)], dir, &Overrides::default()).unwrap()
+}
+
 /// What a run says about one file (findings, then waivers), one line each:
 /// compared between a run that names the file and the whole run.
 /// The files a run classified (checked as something), sorted, once each.
