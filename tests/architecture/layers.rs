@@ -16,7 +16,9 @@ pub(crate) const LAYERS: &[Layer] = &[
         name: "model",
         below: &[],
         modules: &[
+            ("bytes", 0),
             ("catalog", 0),
+            ("memory", 0),
             ("source", 0),
             ("finding", 1),
             ("emit", 2),
